@@ -1,0 +1,30 @@
+package io.objectcommit.it;
+
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/** Local Spark sessions bound to 127.0.0.1 and pointed at an S3 endpoint. */
+public final class SparkSessions {
+
+  private SparkSessions() {
+  }
+
+  /**
+   * A {@code local[2]} session whose Hadoop configuration carries {@code hadoopOptions} (the endpoint's
+   * {@code fs.s3a.*} settings, plus whatever the caller adds).
+   */
+  public static SparkSession local(String appName, Map<String, String> hadoopOptions) {
+    SparkSession.Builder b = SparkSession.builder()
+        .appName(appName)
+        .master("local[2]")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.adaptive.enabled", "false")
+        // Every test session gets its own FileSystem instances, so that one test's settings never leak.
+        .config("spark.hadoop.fs.s3a.impl.disable.cache", "true");
+    hadoopOptions.forEach((k, v) -> b.config("spark.hadoop." + k, v));
+    return b.getOrCreate();
+  }
+}

@@ -1,0 +1,116 @@
+package io.objectcommit.testsupport;
+
+import com.amazonaws.ClientConfiguration;
+import com.amazonaws.auth.AWSStaticCredentialsProvider;
+import com.amazonaws.auth.BasicAWSCredentials;
+import com.amazonaws.client.builder.AwsClientBuilder;
+import com.amazonaws.services.s3.AmazonS3;
+import com.amazonaws.services.s3.AmazonS3ClientBuilder;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An S3 endpoint the tests can use: where it is, how to sign for it, and how it was obtained.
+ * {@link #toString()} never shows the secret key.
+ */
+public final class S3Endpoint {
+
+  /** How the endpoint was obtained. */
+  public enum Kind {
+    /** Named by {@value S3TestSettings#ENDPOINT}: real S3, MinIO, or anything else the user runs. */
+    EXTERNAL,
+    /** LocalStack in a container started by Testcontainers. */
+    DOCKER,
+    /** LocalStack as a local process started by {@link LocalStackHost}. */
+    HOST
+  }
+
+  private final Kind kind;
+  private final URI uri;
+  private final String region;
+  private final String accessKey;
+  private final String secretKey;
+  private final boolean pathStyle;
+
+  public S3Endpoint(Kind kind, String uri, String region, String accessKey, String secretKey, boolean pathStyle) {
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.uri = URI.create(Objects.requireNonNull(uri, "uri"));
+    if (this.uri.getScheme() == null || this.uri.getHost() == null) {
+      throw new IllegalArgumentException("not an http(s) endpoint URL: " + uri);
+    }
+    this.region = Objects.requireNonNull(region, "region");
+    this.accessKey = Objects.requireNonNull(accessKey, "accessKey");
+    this.secretKey = Objects.requireNonNull(secretKey, "secretKey");
+    this.pathStyle = pathStyle;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The endpoint URL, for example {@code http://127.0.0.1:4566}. */
+  public URI uri() {
+    return uri;
+  }
+
+  public String region() {
+    return region;
+  }
+
+  public String accessKey() {
+    return accessKey;
+  }
+
+  public String secretKey() {
+    return secretKey;
+  }
+
+  public boolean pathStyle() {
+    return pathStyle;
+  }
+
+  public boolean isLocalStack() {
+    return kind != Kind.EXTERNAL;
+  }
+
+  /** A new AWS SDK v1 client for this endpoint; the caller shuts it down. */
+  public AmazonS3 newClient() {
+    ClientConfiguration cc = new ClientConfiguration()
+        .withMaxErrorRetry(3)
+        .withConnectionTimeout(10_000)
+        .withSocketTimeout(60_000);
+    return AmazonS3ClientBuilder.standard()
+        .withEndpointConfiguration(new AwsClientBuilder.EndpointConfiguration(uri.toString(), region))
+        .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(accessKey, secretKey)))
+        .withPathStyleAccessEnabled(pathStyle)
+        .withClientConfiguration(cc)
+        .build();
+  }
+
+  /**
+   * The {@code fs.s3a.*} settings that point S3A (and fs-core, which reads the same keys) at this endpoint.
+   * Contains the secret: never log the map.
+   */
+  public Map<String, String> s3aOptions() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("fs.s3a.endpoint", uri.toString());
+    m.put("fs.s3a.endpoint.region", region);
+    m.put("fs.s3a.path.style.access", Boolean.toString(pathStyle));
+    m.put("fs.s3a.connection.ssl.enabled", Boolean.toString("https".equalsIgnoreCase(uri.getScheme())));
+    m.put("fs.s3a.access.key", accessKey);
+    m.put("fs.s3a.secret.key", secretKey);
+    m.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    // Fail in seconds, not minutes, when the endpoint goes away in the middle of a test.
+    m.put("fs.s3a.attempts.maximum", "3");
+    m.put("fs.s3a.retry.limit", "3");
+    m.put("fs.s3a.connection.establish.timeout", "5000");
+    return m;
+  }
+
+  @Override
+  public String toString() {
+    return kind + " " + uri + " (region " + region + ", " + (pathStyle ? "path-style" : "virtual-host") + ")";
+  }
+}

@@ -1,0 +1,164 @@
+package io.objectcommit.fs;
+
+/**
+ * Every configuration key fs-core reads, each beside its default.
+ *
+ * <p>The connection keys are S3A's own ({@code fs.s3a.*}), so that a job already configured for {@code s3a://}
+ * reaches its bucket through objectcommit with no other setting. Each of them can be overridden for one bucket
+ * with {@code fs.s3a.bucket.<bucket>.<rest of the key>}, exactly as S3A does. Keys that only objectcommit has
+ * start with {@value #PREFIX} and can be overridden per bucket the same way,
+ * {@code fs.objectcommit.bucket.<bucket>.<rest of the key>}.
+ *
+ * <p>Durations accept a number of milliseconds or a number with a unit ({@code 500ms}, {@code 5s}, {@code 2m});
+ * sizes accept bytes or a suffix ({@code 64M}, {@code 1G}).
+ */
+public final class FsCoreConstants {
+
+  private FsCoreConstants() {
+  }
+
+  /** Prefix of S3A's keys, which fs-core reads too: {@value}. */
+  public static final String S3A_PREFIX = "fs.s3a.";
+
+  /** Prefix of objectcommit's own keys: {@value}. */
+  public static final String PREFIX = "fs.objectcommit.";
+
+  /** Infix of per-bucket overrides: {@code fs.s3a.bucket.<bucket>.<key>}: {@value}. */
+  public static final String BUCKET_INFIX = "bucket.";
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Endpoint
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** S3 endpoint, a host name or URL; empty means AWS S3 in {@link #ENDPOINT_REGION}: {@value}. */
+  public static final String ENDPOINT = "fs.s3a.endpoint";
+  public static final String ENDPOINT_DEFAULT = "";
+
+  /** Signing region: {@value}. */
+  public static final String ENDPOINT_REGION = "fs.s3a.endpoint.region";
+  public static final String ENDPOINT_REGION_DEFAULT = "us-east-1";
+
+  /** Path-style requests ({@code http://host/bucket/key}) instead of virtual-host style: {@value}. */
+  public static final String PATH_STYLE_ACCESS = "fs.s3a.path.style.access";
+  public static final boolean PATH_STYLE_ACCESS_DEFAULT = false;
+
+  /** HTTPS when the endpoint names no scheme: {@value}. */
+  public static final String SSL_ENABLED = "fs.s3a.connection.ssl.enabled";
+  public static final boolean SSL_ENABLED_DEFAULT = true;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Credentials
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Access key id (also read through Hadoop credential providers): {@value}. */
+  public static final String ACCESS_KEY = "fs.s3a.access.key";
+
+  /** Secret key (also read through Hadoop credential providers; never logged): {@value}. */
+  public static final String SECRET_KEY = "fs.s3a.secret.key";
+
+  /** Session token of temporary credentials (never logged): {@value}. */
+  public static final String SESSION_TOKEN = "fs.s3a.session.token";
+
+  /**
+   * Comma-separated credential provider classes, tried in order; empty means: the access/secret keys when set,
+   * then the AWS SDK's default chain (environment, system properties, profile, container, instance): {@value}.
+   */
+  public static final String CREDENTIALS_PROVIDER = "fs.s3a.aws.credentials.provider";
+  public static final String CREDENTIALS_PROVIDER_DEFAULT = "";
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Connection pool and timeouts
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Maximum HTTP connections of one client: {@value}. */
+  public static final String MAX_CONNECTIONS = "fs.s3a.connection.maximum";
+  public static final int MAX_CONNECTIONS_DEFAULT = 96;
+
+  /** TCP connect timeout: {@value}. */
+  public static final String ESTABLISH_TIMEOUT = "fs.s3a.connection.establish.timeout";
+  public static final long ESTABLISH_TIMEOUT_DEFAULT_MS = 5_000;
+
+  /** Socket read timeout: {@value}. */
+  public static final String SOCKET_TIMEOUT = "fs.s3a.connection.timeout";
+  public static final long SOCKET_TIMEOUT_DEFAULT_MS = 200_000;
+
+  /** Timeout of one whole request (0: none): {@value}. */
+  public static final String REQUEST_TIMEOUT = "fs.s3a.connection.request.timeout";
+  public static final long REQUEST_TIMEOUT_DEFAULT_MS = 0;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Server-side encryption
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Server-side encryption: empty, {@code AES256}, {@code SSE-KMS} or {@code SSE-C}: {@value}. */
+  public static final String ENCRYPTION_ALGORITHM = "fs.s3a.encryption.algorithm";
+  /** The name Hadoop 3.3 still accepts for {@link #ENCRYPTION_ALGORITHM}: {@value}. */
+  public static final String ENCRYPTION_ALGORITHM_OLD = "fs.s3a.server-side-encryption-algorithm";
+  public static final String ENCRYPTION_ALGORITHM_DEFAULT = "";
+
+  /** KMS key id/ARN for SSE-KMS, or the base64 AES-256 key for SSE-C (never logged): {@value}. */
+  public static final String ENCRYPTION_KEY = "fs.s3a.encryption.key";
+  /** The name Hadoop 3.3 still accepts for {@link #ENCRYPTION_KEY}: {@value}. */
+  public static final String ENCRYPTION_KEY_OLD = "fs.s3a.server-side-encryption.key";
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Uploads
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Size of each part of a multipart upload (at least 5 MiB): {@value}. */
+  public static final String MULTIPART_SIZE = "fs.s3a.multipart.size";
+  public static final long MULTIPART_SIZE_DEFAULT = 64L * 1024 * 1024;
+
+  /** Uploads at least this large use multipart; smaller ones a single PUT: {@value}. */
+  public static final String MULTIPART_THRESHOLD = "fs.s3a.multipart.threshold";
+  public static final long MULTIPART_THRESHOLD_DEFAULT = 128L * 1024 * 1024;
+
+  /** The smallest part S3 accepts (except the last one). */
+  public static final long MULTIPART_MIN_SIZE = 5L * 1024 * 1024;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Retries (objectcommit's own: the SDK's retries are switched off so that every retry is ours and counted)
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Retries of a request after a 500, a reset connection or a timeout: {@value}. */
+  public static final String RETRY_LIMIT = PREFIX + "retry.limit";
+  public static final int RETRY_LIMIT_DEFAULT = 5;
+
+  /** Retries of a request after throttling (503 SlowDown): {@value}. */
+  public static final String RETRY_THROTTLE_LIMIT = PREFIX + "retry.throttle.limit";
+  public static final int RETRY_THROTTLE_LIMIT_DEFAULT = 10;
+
+  /** Retries of a request whose connection could not be established (endpoint down or wrong): {@value}. */
+  public static final String RETRY_CONNECT_LIMIT = PREFIX + "retry.connect.limit";
+  public static final int RETRY_CONNECT_LIMIT_DEFAULT = 2;
+
+  /** First backoff; each retry doubles it, with full jitter: {@value}. */
+  public static final String RETRY_INTERVAL = PREFIX + "retry.interval";
+  public static final long RETRY_INTERVAL_DEFAULT_MS = 100;
+
+  /** Cap of one backoff: {@value}. */
+  public static final String RETRY_MAX_INTERVAL = PREFIX + "retry.max-interval";
+  public static final long RETRY_MAX_INTERVAL_DEFAULT_MS = 5_000;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Conditional writes
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * How to make sure the store honours {@code If-None-Match} / {@code If-Match} on writes: {@value}.
+   * <ul>
+   *   <li>{@code detect} (default): probe once per bucket (two exclusive PUTs of one probe key; the second must
+   *       be refused) and cache the answer; fail with {@link ConditionalWritesUnsupportedException} if the store
+   *       ignores the headers;</li>
+   *   <li>{@code assume}: trust the store without a probe (saves two requests per bucket and JVM);</li>
+   *   <li>{@code emulate}: the documented weaker mode for stores without conditional writes: check with HEAD,
+   *       then write. Safe with one writer per key only; a race between writers can lose an update.</li>
+   * </ul>
+   */
+  public static final String CONDITIONAL_WRITES = PREFIX + "conditional-writes";
+  public static final String CONDITIONAL_WRITES_DEFAULT = "detect";
+
+  /** Key prefix under which the capability probe writes (and then deletes) its object: {@value}. */
+  public static final String PROBE_PREFIX = PREFIX + "probe.prefix";
+  public static final String PROBE_PREFIX_DEFAULT = ".objectcommit/probe/";
+}

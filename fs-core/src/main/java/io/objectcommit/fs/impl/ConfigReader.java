@@ -1,0 +1,219 @@
+package io.objectcommit.fs.impl;
+
+import io.objectcommit.fs.FsCoreConstants;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Reads configuration for one bucket: a per-bucket override ({@code fs.s3a.bucket.<bucket>.endpoint} for
+ * {@code fs.s3a.endpoint}; {@code fs.objectcommit.bucket.<bucket>.retry.limit} for {@code
+ * fs.objectcommit.retry.limit}) wins over the base key. Bad values fail at once with an
+ * {@link IllegalArgumentException} naming the key that was actually read. Secrets are read through
+ * {@link Configuration#getPassword(String)}, so Hadoop credential providers work, and never appear in messages.
+ */
+public final class ConfigReader {
+
+  private final Configuration conf;
+  private final String bucket;
+
+  public ConfigReader(Configuration conf, String bucket) {
+    this.conf = Objects.requireNonNull(conf, "conf");
+    this.bucket = Objects.requireNonNull(bucket, "bucket");
+  }
+
+  public String bucket() {
+    return bucket;
+  }
+
+  public Configuration configuration() {
+    return conf;
+  }
+
+  /** The key actually in force for {@code key}: its per-bucket form when that is set, else {@code key}. */
+  public String effectiveKey(String key) {
+    String perBucket = perBucketKey(key, bucket);
+    return perBucket != null && conf.get(perBucket) != null ? perBucket : key;
+  }
+
+  /** {@code fs.s3a.bucket.<bucket>.<rest>} for {@code fs.s3a.<rest>} (same for fs.objectcommit.), else null. */
+  public static String perBucketKey(String key, String bucket) {
+    for (String prefix : new String[] {FsCoreConstants.S3A_PREFIX, FsCoreConstants.PREFIX}) {
+      if (key.startsWith(prefix)) {
+        return prefix + FsCoreConstants.BUCKET_INFIX + bucket + "." + key.substring(prefix.length());
+      }
+    }
+    return null;
+  }
+
+  /** The trimmed value, or {@code def} when unset or blank. */
+  public String get(String key, String def) {
+    String v = conf.getTrimmed(effectiveKey(key));
+    return v == null || v.isEmpty() ? def : v;
+  }
+
+  /** The first of {@code keys} that is set (per-bucket forms first for each), else {@code def}. */
+  public String getFirst(String def, String... keys) {
+    for (String k : keys) {
+      String v = get(k, null);
+      if (v != null) {
+        return v;
+      }
+    }
+    return def;
+  }
+
+  public boolean getBoolean(String key, boolean def) {
+    String v = get(key, null);
+    if (v == null) {
+      return def;
+    }
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw bad(key, v, "true or false");
+    }
+  }
+
+  public int getInt(String key, int def, int min, int max) {
+    String v = get(key, null);
+    if (v == null) {
+      return def;
+    }
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw bad(key, v, "an integer");
+    }
+    if (n < min || n > max) {
+      throw bad(key, v, "an integer from " + min + " to " + max);
+    }
+    return (int) n;
+  }
+
+  /** A duration in milliseconds: plain milliseconds, or with a unit (ns, us, ms, s, m, h, d). */
+  public long getDurationMs(String key, long defMs, long minMs) {
+    String v = get(key, null);
+    if (v == null) {
+      return defMs;
+    }
+    long ms;
+    try {
+      ms = parseDurationMs(v);
+    } catch (IllegalArgumentException e) {
+      throw bad(key, v, "a duration such as 500, 500ms, 5s or 2m");
+    }
+    if (ms < minMs) {
+      throw bad(key, v, "a duration of at least " + minMs + " ms");
+    }
+    return ms;
+  }
+
+  /** A size in bytes: plain bytes, or with a binary suffix (K, M, G, T; case-insensitive). */
+  public long getBytes(String key, long def, long min) {
+    String v = get(key, null);
+    if (v == null) {
+      return def;
+    }
+    long n;
+    try {
+      n = parseBytes(v);
+    } catch (IllegalArgumentException e) {
+      throw bad(key, v, "a size such as 67108864, 64M or 1G");
+    }
+    if (n < min) {
+      throw bad(key, v, "a size of at least " + min + " bytes");
+    }
+    return n;
+  }
+
+  /** A secret (never echoed in errors), through Hadoop credential providers first; null when unset. */
+  public String getSecret(String key) throws IOException {
+    String k = effectiveKey(key);
+    char[] p = conf.getPassword(k);
+    if (p == null) {
+      return null;
+    }
+    String s = new String(p).trim();
+    return s.isEmpty() ? null : s;
+  }
+
+  /** One of {@code allowed} (case-insensitive), returned as written in {@code allowed}. */
+  public String getChoice(String key, String def, String... allowed) {
+    String v = get(key, def);
+    for (String a : allowed) {
+      if (a.equalsIgnoreCase(v)) {
+        return a;
+      }
+    }
+    throw bad(key, v, "one of " + String.join(", ", allowed));
+  }
+
+  private IllegalArgumentException bad(String key, String value, String expected) {
+    return new IllegalArgumentException("Invalid value '" + value + "' of " + effectiveKey(key) + ": expected "
+        + expected);
+  }
+
+  static long parseDurationMs(String v) {
+    String s = v.trim().toLowerCase(Locale.ROOT);
+    int i = 0;
+    while (i < s.length() && (Character.isDigit(s.charAt(i)))) {
+      i++;
+    }
+    if (i == 0) {
+      throw new IllegalArgumentException(v);
+    }
+    long n = Long.parseLong(s.substring(0, i));
+    String unit = s.substring(i).trim();
+    switch (unit) {
+      case "":
+      case "ms":
+        return n;
+      case "ns":
+        return TimeUnit.NANOSECONDS.toMillis(n);
+      case "us":
+        return TimeUnit.MICROSECONDS.toMillis(n);
+      case "s":
+        return TimeUnit.SECONDS.toMillis(n);
+      case "m":
+        return TimeUnit.MINUTES.toMillis(n);
+      case "h":
+        return TimeUnit.HOURS.toMillis(n);
+      case "d":
+        return TimeUnit.DAYS.toMillis(n);
+      default:
+        throw new IllegalArgumentException(v);
+    }
+  }
+
+  static long parseBytes(String v) {
+    String s = v.trim().toUpperCase(Locale.ROOT);
+    if (s.endsWith("B")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    long mult = 1;
+    if (!s.isEmpty()) {
+      switch (s.charAt(s.length() - 1)) {
+        case 'K': mult = 1L << 10; break;
+        case 'M': mult = 1L << 20; break;
+        case 'G': mult = 1L << 30; break;
+        case 'T': mult = 1L << 40; break;
+        default: mult = 1;
+      }
+    }
+    if (mult != 1) {
+      s = s.substring(0, s.length() - 1).trim();
+    }
+    long n = Long.parseLong(s);
+    if (n < 0) {
+      throw new IllegalArgumentException(v);
+    }
+    return Math.multiplyExact(n, mult);
+  }
+}

@@ -21,6 +21,9 @@ public final class StoreStatisticNames {
   public static final String OP_GET = "op_get";
   /** HEAD of an object. */
   public static final String OP_HEAD = "op_head";
+  /** HEAD of the bucket: sent once per store, after the first HEAD of an object answered 404, to tell a missing
+   * object from a missing bucket. */
+  public static final String OP_HEAD_BUCKET = "op_head_bucket";
   /** LIST (ListObjectsV2), one page. */
   public static final String OP_LIST = "op_list";
   /** DELETE of one object. */
@@ -39,7 +42,7 @@ public final class StoreStatisticNames {
   public static final String OP_MULTIPART_LIST = "op_multipart_list";
 
   /** Every operation, in a stable order. */
-  public static final List<String> OPERATIONS = List.of(OP_PUT, OP_PUT_CONDITIONAL, OP_GET, OP_HEAD, OP_LIST,
+  public static final List<String> OPERATIONS = List.of(OP_PUT, OP_PUT_CONDITIONAL, OP_GET, OP_HEAD, OP_HEAD_BUCKET, OP_LIST,
       OP_DELETE, OP_DELETE_BULK, OP_MULTIPART_INITIATE, OP_MULTIPART_PART, OP_MULTIPART_COMPLETE,
       OP_MULTIPART_ABORT, OP_MULTIPART_LIST);
 

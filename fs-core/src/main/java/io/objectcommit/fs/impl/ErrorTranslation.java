@@ -1,0 +1,91 @@
+package io.objectcommit.fs.impl;
+
+import com.amazonaws.AbortedException;
+import com.amazonaws.AmazonClientException;
+import com.amazonaws.AmazonServiceException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.file.AccessDeniedException;
+import org.apache.hadoop.fs.PathIOException;
+
+/**
+ * Turns an SDK failure into the one {@link IOException} the caller sees, naming the path, the operation, the
+ * bucket's endpoint and, for the errors users can fix, what to check. Never includes credentials: the SDK's
+ * messages carry status, error code and request id only.
+ */
+public final class ErrorTranslation {
+
+  private final String where;
+
+  /** @param where the bucket and endpoint, e.g. {@code bucket 'b' at endpoint http://127.0.0.1:4566} */
+  public ErrorTranslation(String where) {
+    this.where = where;
+  }
+
+  public String where() {
+    return where;
+  }
+
+  public IOException translate(String op, String path, AmazonClientException e, int attempts) {
+    String tries = attempts > 0 ? " (after " + (attempts + 1) + " attempts)" : "";
+    IOException result;
+    if (e instanceof AmazonServiceException) {
+      AmazonServiceException ase = (AmazonServiceException) e;
+      String code = ase.getErrorCode();
+      String summary = op + " failed" + tries + ": " + ase.getStatusCode() + " " + code + " ("
+          + ase.getErrorMessage() + ", request id " + ase.getRequestId() + ") on " + where;
+      switch (ase.getStatusCode()) {
+        case 404:
+          if ("NoSuchBucket".equals(code)) {
+            result = new FileNotFoundException(path + ": " + op + ": no such bucket: " + where);
+          } else if ("NoSuchUpload".equals(code)) {
+            result = new FileNotFoundException(path + ": " + op + ": no such multipart upload (completed or aborted"
+                + " already?) on " + where);
+          } else {
+            result = new FileNotFoundException(path + ": " + op + ": no such object on " + where);
+          }
+          break;
+        case 403:
+          result = new AccessDeniedException(path, null, summary + accessHint(code));
+          break;
+        case 301:
+        case 307:
+          result = new PathIOException(path, summary + ": the bucket is in another region; set "
+              + "fs.s3a.endpoint.region (or fs.s3a.bucket.<bucket>.endpoint.region) to its region");
+          break;
+        default:
+          result = new PathIOException(path, summary);
+      }
+    } else if (e instanceof AbortedException) {
+      result = new InterruptedIOException(path + ": " + op + " interrupted");
+    } else {
+      result = new PathIOException(path, op + " failed" + tries + ": " + clientProblem(e) + " on " + where);
+    }
+    result.initCause(e);
+    return result;
+  }
+
+  private static String accessHint(String code) {
+    if ("InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)
+        || "InvalidToken".equals(code) || "ExpiredToken".equals(code)) {
+      return ": the credentials were refused; check fs.s3a.access.key / fs.s3a.secret.key / fs.s3a.session.token"
+          + " or fs.s3a.aws.credentials.provider";
+    }
+    return ": access denied; check the bucket policy and the IAM permissions of the credentials in use";
+  }
+
+  private static String clientProblem(AmazonClientException e) {
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof UnknownHostException) {
+        return "unknown host " + t.getMessage() + " (check fs.s3a.endpoint)";
+      }
+      if (t instanceof ConnectException) {
+        return "cannot connect (" + t.getMessage() + "; is the endpoint up, and is fs.s3a.endpoint right?)";
+      }
+    }
+    return e.getMessage();
+  }
+}

@@ -1,0 +1,73 @@
+package io.objectcommit.fs.impl;
+
+import com.amazonaws.services.s3.model.S3Object;
+import com.amazonaws.services.s3.model.S3ObjectInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.util.function.LongConsumer;
+
+/**
+ * The body of a GET: counts the bytes read, and on an early close aborts the HTTP connection instead of
+ * draining what is left. {@link #close()} is idempotent.
+ */
+final class ObjectInputStream extends FilterInputStream {
+
+  private final S3Object object;
+  private final LongConsumer bytesRead;
+  private long count;
+  private boolean eof;
+  private boolean closed;
+
+  ObjectInputStream(S3Object object, LongConsumer bytesRead) {
+    super(object.getObjectContent());
+    this.object = object;
+    this.bytesRead = bytesRead;
+  }
+
+  @Override
+  public int read() throws IOException {
+    int b = super.read();
+    if (b < 0) {
+      eof = true;
+    } else {
+      count++;
+    }
+    return b;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    int n = super.read(b, off, len);
+    if (n < 0) {
+      eof = true;
+    } else {
+      count += n;
+    }
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    long s = super.skip(n);
+    count += s;
+    return s;
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    bytesRead.accept(count);
+    S3ObjectInputStream content = object.getObjectContent();
+    if (!eof) {
+      content.abort(); // do not read the rest of a large object just to reuse the connection
+    }
+    try {
+      content.close();
+    } finally {
+      object.close();
+    }
+  }
+}

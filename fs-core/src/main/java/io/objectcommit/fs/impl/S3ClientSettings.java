@@ -34,6 +34,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything needed to build the S3 client of one bucket, read once from a Hadoop {@link Configuration} with the
@@ -44,6 +46,8 @@ import org.apache.hadoop.conf.Configuration;
  * {@link #describe()}, {@link #cacheKey()} and every exception message leave them out.
  */
 public final class S3ClientSettings {
+
+  private static final Logger LOG = LoggerFactory.getLogger(S3ClientSettings.class);
 
   private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]*[a-z0-9]");
 
@@ -98,6 +102,10 @@ public final class S3ClientSettings {
     EncryptionSettings encryption = algorithm.isEmpty()
         ? EncryptionSettings.none()
         : EncryptionSettings.parse(algorithm, r.effectiveKey(algKey), key, secrets.keyName(keyKey));
+    if (algorithm.isEmpty() && key != null) {
+      LOG.warn("{} is set but {} is not: objects of bucket '{}' get the bucket's default encryption",
+          secrets.keyName(keyKey), r.effectiveKey(algKey), bucket);
+    }
 
     String providerKey = r.effectiveKey(CREDENTIALS_PROVIDER);
     List<String> providers = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.objectcommit.fs.impl;
 
 import static io.objectcommit.fs.impl.S3ClientSettingsTest.conf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,7 +124,7 @@ class CredentialsBindingTest {
         "fs.s3a.secret.key", "SK"), "b")).getCredentials();
     assertEquals("AK", c.getAWSAccessKeyId());
     assertEquals("SK", c.getAWSSecretKey());
-    assertTrue(!(c instanceof AWSSessionCredentials));
+    assertFalse(c instanceof AWSSessionCredentials);
 
     AWSCredentials s = CredentialsBinding.create(S3ClientSettings.from(conf("fs.s3a.access.key", "AK",
         "fs.s3a.secret.key", "SK", "fs.s3a.session.token", "TOK"), "b")).getCredentials();
@@ -157,7 +158,7 @@ class CredentialsBindingTest {
     assertEquals(1, p.size());
     AWSCredentials c = p.get(0).getCredentials();
     assertEquals("SK", c.getAWSSecretKey());
-    assertTrue(!(c instanceof AWSSessionCredentials));
+    assertFalse(c instanceof AWSSessionCredentials);
     assertEquals("Incomplete S3 credentials for " + CredentialsBinding.S3A_SIMPLE + " in " + PROVIDER
         + ": fs.s3a.access.key and fs.s3a.secret.key are not set",
         fails(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE)).getMessage());

@@ -161,4 +161,16 @@ public final class FsCoreConstants {
   /** Key prefix under which the capability probe writes (and then deletes) its object: {@value}. */
   public static final String PROBE_PREFIX = PREFIX + "probe.prefix";
   public static final String PROBE_PREFIX_DEFAULT = ".objectcommit/probe/";
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Secrets in Hadoop credential providers
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * Hadoop credential provider path(s) searched for the {@code fs.s3a} secrets before
+   * {@code hadoop.security.credential.provider.path}, as S3A does (for example
+   * {@code jceks://hdfs@namenode/user/me/s3.jceks}): {@value}.
+   */
+  public static final String S3A_CREDENTIAL_PROVIDER_PATH = "fs.s3a.security.credential.provider.path";
+  public static final String S3A_CREDENTIAL_PROVIDER_PATH_DEFAULT = "";
 }

@@ -27,7 +27,7 @@ public final class ObjectStores {
     S3ClientSettings settings = S3ClientSettings.from(conf, bucket);
     StoreOptions options = StoreOptions.from(new ConfigReader(conf, bucket));
     S3ClientCache.Lease lease = S3ClientCache.acquire(settings);
-    return new S3ObjectStore(bucket, lease.client(), options, settings.encryption(), settings.describe(), lease,
+    return new S3ObjectStore(bucket, lease.client(), options, settings.encryption(), settings.describe(), lease::close,
         Thread::sleep);
   }
 

@@ -70,7 +70,7 @@ public final class JsonRecordCodec<T extends JsonRecord> {
     }
     if (tree == null || !tree.isObject()) {
       throw new CorruptRecordException(path, "not a " + type + " record: expected a JSON object, found "
-          + (tree == null ? "nothing (empty file)" : tree.getNodeType()), null);
+          + (tree == null || tree.isMissingNode() ? "nothing (empty file)" : tree.getNodeType()), null);
     }
     JsonNode t = tree.get("type");
     if (t == null || !type.equals(t.asText())) {

@@ -1,0 +1,133 @@
+package io.objectcommit.fs.it;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.testsupport.S3Endpoint;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input gets one clear error, quickly, naming bucket and endpoint and never the secret: a missing bucket, an
+ * unreachable endpoint, refused credentials, a malformed endpoint URL.
+ */
+@S3IntegrationTest
+class StoreErrorsIT {
+
+  private static final String SECRET = "s3cr3t-do-not-leak-4711";
+  private static final long QUICK_MS = 15_000;
+
+  private static Configuration confFor(String endpoint) {
+    Configuration conf = new Configuration(false);
+    conf.set("fs.s3a.endpoint", endpoint);
+    conf.set("fs.s3a.endpoint.region", "us-east-1");
+    conf.set("fs.s3a.path.style.access", "true");
+    conf.set("fs.s3a.access.key", "AKIDEXAMPLE");
+    conf.set("fs.s3a.secret.key", SECRET);
+    conf.set("fs.objectcommit.conditional-writes", "assume");
+    return conf;
+  }
+
+  private static void assertClear(Exception e, String bucket, String endpoint) {
+    String m = e.getMessage();
+    assertTrue(m.contains(bucket), "names the bucket: " + m);
+    assertTrue(m.contains(endpoint), "names the endpoint: " + m);
+    assertFalse(m.contains(SECRET), "never the secret: " + m);
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      assertFalse(String.valueOf(t.getMessage()).contains(SECRET), "no cause shows the secret: " + t);
+    }
+  }
+
+  @Test
+  void aMissingBucket(S3Endpoint endpoint) throws Exception {
+    String bucket = "oc-missing-" + UUID.randomUUID().toString().substring(0, 8);
+    String url = endpoint.uri().toString();
+    Configuration conf = confFor(url);
+    endpoint.s3aOptions().forEach(conf::set);
+    try (ObjectStore store = ObjectStores.open(bucket, conf)) {
+      long t0 = System.currentTimeMillis();
+      FileNotFoundException head = assertThrows(FileNotFoundException.class, () -> store.head("k"));
+      assertTrue(head.getMessage().contains("no such bucket"), head.getMessage());
+      assertClear(head, bucket, url);
+      FileNotFoundException get = assertThrows(FileNotFoundException.class, () -> store.getBytes("k"));
+      assertTrue(get.getMessage().contains("no such bucket"), get.getMessage());
+      assertTrue(System.currentTimeMillis() - t0 < QUICK_MS);
+    }
+  }
+
+  @Test
+  void anUnreachableEndpoint() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = s.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + closedPort;
+    try (ObjectStore store = ObjectStores.open("oc-unreachable", confFor(url))) {
+      long t0 = System.currentTimeMillis();
+      IOException e = assertThrows(IOException.class, () -> store.getBytes("k"));
+      long took = System.currentTimeMillis() - t0;
+      assertClear(e, "oc-unreachable", url);
+      assertTrue(e.getMessage().contains("cannot connect"), e.getMessage());
+      assertTrue(took < QUICK_MS, "bounded: " + took + " ms");
+    }
+  }
+
+  @Test
+  void refusedCredentials() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>InvalidAccessKeyId</Code>"
+          + "<Message>The AWS Access Key Id you provided does not exist in our records.</Message>"
+          + "<RequestId>req-403</RequestId></Error>").getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/xml");
+      exchange.sendResponseHeaders(403, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    try (ObjectStore store = ObjectStores.open("oc-refused", confFor(url))) {
+      long t0 = System.currentTimeMillis();
+      AccessDeniedException e = assertThrows(AccessDeniedException.class, () -> store.getBytes("k"));
+      assertClear(e, "oc-refused", url);
+      assertTrue(e.getMessage().contains("InvalidAccessKeyId") && e.getMessage().contains("fs.s3a.access.key"),
+          e.getMessage());
+      assertTrue(System.currentTimeMillis() - t0 < QUICK_MS);
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aMalformedEndpointUrl() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ObjectStores.open("oc-malformed", confFor("http://bad host:99")));
+    assertTrue(e.getMessage().contains("fs.s3a.endpoint") && e.getMessage().contains("oc-malformed"), e.getMessage());
+    assertFalse(e.getMessage().contains(SECRET));
+  }
+
+  @Test
+  void storesOfTheSameSettingsShareOneClient(S3TestBucket bucket) throws Exception {
+    Configuration conf = S3ObjectStoreIT.conf(bucket);
+    try (ObjectStore a = ObjectStores.open(bucket.name(), conf); ObjectStore b = ObjectStores.open(bucket.name(), conf)) {
+      a.put(bucket.key("shared"), io.objectcommit.fs.Payload.of(new byte[] {1}), io.objectcommit.fs.WriteCondition.none());
+      assertTrue(b.head(bucket.key("shared")).isPresent());
+    }
+  }
+}

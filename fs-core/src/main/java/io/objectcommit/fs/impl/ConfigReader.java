@@ -133,10 +133,27 @@ public final class ConfigReader {
     return n;
   }
 
-  /** A secret (never echoed in errors), through Hadoop credential providers first; null when unset. */
+  /**
+   * A secret (never echoed in errors), read through Hadoop credential providers first, then the configuration;
+   * the per-bucket key wins wherever it is found (a per-bucket secret may live only in a credential store).
+   * Null when unset or blank.
+   */
   public String getSecret(String key) throws IOException {
-    String k = effectiveKey(key);
-    char[] p = conf.getPassword(k);
+    String k = effectiveSecretKey(key);
+    return k == null ? null : password(k);
+  }
+
+  /** The key a secret of {@code key} is read from (its per-bucket form when set anywhere), or null when unset. */
+  public String effectiveSecretKey(String key) throws IOException {
+    String perBucket = perBucketKey(key, bucket);
+    if (perBucket != null && password(perBucket) != null) {
+      return perBucket;
+    }
+    return password(key) != null ? key : null;
+  }
+
+  private String password(String key) throws IOException {
+    char[] p = conf.getPassword(key);
     if (p == null) {
       return null;
     }

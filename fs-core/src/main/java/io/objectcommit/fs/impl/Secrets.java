@@ -46,19 +46,12 @@ final class Secrets {
 
   /** The secret of {@code key} (per-bucket form first), or null when unset or blank. */
   String get(String key) throws IOException {
-    String perBucket = ConfigReader.perBucketKey(key, reader.bucket());
-    if (perBucket != null) {
-      char[] p = reader.configuration().getPassword(perBucket);
-      if (p != null && !new String(p).trim().isEmpty()) {
-        sources.put(key, perBucket);
-        return new String(p).trim();
-      }
+    String source = reader.effectiveSecretKey(key);
+    if (source == null) {
+      return null;
     }
-    String v = reader.getSecret(key);
-    if (v != null) {
-      sources.put(key, reader.effectiveKey(key));
-    }
-    return v;
+    sources.put(key, source);
+    return reader.getSecret(key);
   }
 
   /** The key a value of {@code key} was read from (its per-bucket form or itself). */

@@ -75,6 +75,15 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
   StoredBytes getBytes(String key) throws IOException;
 
   /**
+   * Reads a whole object unless it still has ETag {@code etag} ({@code If-None-Match}): revalidates a cached copy
+   * with one request that carries no body when nothing changed.
+   *
+   * @return empty when the object still has that ETag
+   * @throws FileNotFoundException if there is no object at the key
+   */
+  Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException;
+
+  /**
    * Opens a stream over bytes {@code [start, end)} of an object ({@code end} -1: to the end). The caller closes
    * it; closing early aborts the HTTP connection rather than draining a large remainder.
    *

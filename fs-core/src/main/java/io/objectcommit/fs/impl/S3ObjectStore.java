@@ -149,11 +149,24 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public StoredBytes getBytes(String key) throws IOException {
+    return getBytesIfChanged(key, null).orElseThrow(
+        () -> new IOException(pathOf(key) + ": the store answered an unconditional GET with 304"));
+  }
+
+  @Override
+  public Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
     checkOpen();
     return invoker.invoke(OP_GET, pathOf(key), attempt -> {
       GetObjectRequest req = new GetObjectRequest(bucket, key);
+      if (etag != null) {
+        req.setNonmatchingETagConstraints(List.of("\"" + etag + "\""));
+      }
       encryption.applyTo(req);
-      try (S3Object o = client.getObject(req)) {
+      S3Object got = client.getObject(req);
+      if (got == null) {
+        return Optional.<StoredBytes>empty(); // 304 Not Modified: the SDK answers null
+      }
+      try (S3Object o = got) {
         byte[] data;
         try {
           data = o.getObjectContent().readAllBytes();
@@ -162,7 +175,7 @@ public final class S3ObjectStore implements ObjectStore {
         }
         statistics.recordBytes(OP_GET, data.length);
         ObjectMetadata md = o.getObjectMetadata();
-        return new StoredBytes(info(key, md), data);
+        return Optional.of(new StoredBytes(info(key, md), data));
       }
     });
   }

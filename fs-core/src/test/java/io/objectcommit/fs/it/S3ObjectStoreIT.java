@@ -88,6 +88,18 @@ class S3ObjectStoreIT {
   }
 
   @Test
+  void conditionalGetRevalidatesACachedCopy(S3TestBucket bucket) throws Exception {
+    try (ObjectStore store = open(bucket)) {
+      String k = bucket.key("cached");
+      ObjectInfo v1 = store.put(k, Payload.of(bytes("v1")), WriteCondition.none());
+      assertTrue(store.getBytesIfChanged(k, v1.etag()).isEmpty(), "unchanged: 304, no body");
+      store.put(k, Payload.of(bytes("v2")), WriteCondition.none());
+      assertArrayEquals(bytes("v2"), store.getBytesIfChanged(k, v1.etag()).orElseThrow().data());
+      assertThrows(FileNotFoundException.class, () -> store.getBytesIfChanged(bucket.key("gone"), v1.etag()));
+    }
+  }
+
+  @Test
   void rangedReads(S3TestBucket bucket) throws Exception {
     try (ObjectStore store = open(bucket)) {
       store.put(bucket.key("r"), Payload.of(bytes("0123456789")), WriteCondition.none());

@@ -1,0 +1,73 @@
+package io.objectcommit.checkpoint;
+
+/**
+ * Configuration keys of the checkpoint FileSystem, each beside its default. Every key can be set for one
+ * authority (bucket or mount name) as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}.
+ */
+public final class CheckpointConstants {
+
+  private CheckpointConstants() {
+  }
+
+  /** The URI scheme this FileSystem is registered under in the documentation and tests: {@value}. */
+  public static final String SCHEME = "ckpt";
+
+  /**
+   * Which backend serves an authority: {@code s3} (the authority is a bucket; manifests in the store) or
+   * {@code local} (the authority is a name mapped to a mounted directory, EFS/NFS): {@value}.
+   */
+  public static final String BACKEND = "fs.objectcommit.checkpoint.backend";
+  public static final String BACKEND_DEFAULT = "s3";
+
+  // ------------------------------------------------------------------------------------------ S3 backend
+
+  /** Key prefix inside the bucket under which the checkpoint namespace lives (data and manifests): {@value}. */
+  public static final String S3_PREFIX = "fs.objectcommit.checkpoint.s3.prefix";
+  public static final String S3_PREFIX_DEFAULT = "";
+
+  /**
+   * How long a directory manifest read by this process is trusted for the directories <em>above</em> the one an
+   * operation reads; the directory itself is always revalidated (one conditional GET) unless
+   * {@link #MANIFEST_TTL} allows otherwise: {@value}.
+   */
+  public static final String ANCESTOR_TTL = "fs.objectcommit.checkpoint.s3.ancestor-ttl";
+  public static final long ANCESTOR_TTL_DEFAULT_MS = 10_000;
+
+  /**
+   * How long a manifest is trusted before a read revalidates it. 0 (the default) revalidates at every read, which
+   * is what processes that share a directory need: {@value}.
+   */
+  public static final String MANIFEST_TTL = "fs.objectcommit.checkpoint.s3.manifest-ttl";
+  public static final long MANIFEST_TTL_DEFAULT_MS = 0;
+
+  /** Compare-and-swap attempts of one namespace change before giving up under contention: {@value}. */
+  public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
+  public static final int CAS_ATTEMPTS_DEFAULT = 20;
+
+  /** Files up to this size are buffered in memory while written; larger ones spill to a local file: {@value}. */
+  public static final String BUFFER_MEMORY = "fs.objectcommit.checkpoint.buffer.memory";
+  public static final long BUFFER_MEMORY_DEFAULT = 8L * 1024 * 1024;
+
+  /** Local directory for spilled write buffers (default: java.io.tmpdir): {@value}. */
+  public static final String BUFFER_DIR = "fs.objectcommit.checkpoint.buffer.dir";
+
+  // --------------------------------------------------------------------------------------- local backend
+
+  /** The mounted directory an authority maps to (required for the local backend): {@value}. */
+  public static final String LOCAL_ROOT = "fs.objectcommit.checkpoint.local.root";
+
+  /**
+   * The file system type the root must be on, as in /proc/mounts (for example {@code nfs4}); empty accepts any.
+   * Set it, so that a missing mount fails instead of writing to the local disk underneath: {@value}.
+   */
+  public static final String LOCAL_FS_TYPE = "fs.objectcommit.checkpoint.local.fs-type";
+  public static final String LOCAL_FS_TYPE_DEFAULT = "";
+
+  /** Whether the root must be a mount point itself (not just a directory on some mount): {@value}. */
+  public static final String LOCAL_REQUIRE_MOUNT_POINT = "fs.objectcommit.checkpoint.local.require-mount-point";
+  public static final boolean LOCAL_REQUIRE_MOUNT_POINT_DEFAULT = false;
+
+  /** fsync file and directory on close (durability across a machine crash): {@value}. */
+  public static final String LOCAL_FSYNC = "fs.objectcommit.checkpoint.local.fsync";
+  public static final boolean LOCAL_FSYNC_DEFAULT = true;
+}

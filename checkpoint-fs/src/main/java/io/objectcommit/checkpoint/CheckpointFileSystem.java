@@ -1,0 +1,216 @@
+package io.objectcommit.checkpoint;
+
+import io.objectcommit.checkpoint.impl.Backend;
+import io.objectcommit.checkpoint.impl.LocalPathBackend;
+import io.objectcommit.checkpoint.impl.ManifestBackend;
+import io.objectcommit.checkpoint.impl.OutputBuffers;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.fs.impl.ConfigReader;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Paths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonPathCapabilities;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A consistency-safe FileSystem for Spark checkpoints: {@code ckpt://<authority>/path}. Enable it with
+ * {@code spark.hadoop.fs.ckpt.impl=io.objectcommit.checkpoint.CheckpointFileSystem} and
+ * {@code spark.hadoop.fs.AbstractFileSystem.ckpt.impl=io.objectcommit.checkpoint.CheckpointFs}.
+ *
+ * <p>Each authority is served by a backend ({@link CheckpointConstants#BACKEND}, settable per authority):
+ * {@code s3}, where the authority is a bucket and the namespace lives in manifests changed only by conditional
+ * writes (no LIST, no COPY); or {@code local}, where the authority maps to an EFS/NFS mount. On both, a file
+ * appears whole and at once when its stream is closed, and {@code create(path, false)} is an atomic exclusive
+ * create.
+ */
+public class CheckpointFileSystem extends FileSystem {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointFileSystem.class);
+
+  private URI uri;
+  private Path workingDir;
+  private Backend backend;
+
+  @Override
+  public void initialize(URI name, Configuration conf) throws IOException {
+    super.initialize(name, conf);
+    setConf(conf);
+    String authority = name.getAuthority();
+    if (authority == null || authority.isEmpty()) {
+      throw new IllegalArgumentException("No authority (bucket or mount name) in " + name + ": use "
+          + name.getScheme() + "://<bucket>/path");
+    }
+    this.uri = URI.create(name.getScheme() + "://" + authority);
+    this.workingDir = new Path(uri.toString() + "/");
+    this.backend = openBackend(name.getScheme(), authority, conf);
+    LOG.debug("{} initialised: {}", uri, backend.describe());
+  }
+
+  static Backend openBackend(String scheme, String authority, Configuration conf) throws IOException {
+    ConfigReader r = new ConfigReader(conf, authority);
+    String kind = r.getChoice(CheckpointConstants.BACKEND, CheckpointConstants.BACKEND_DEFAULT, "s3", "local");
+    String owner = UserGroupInformation.getCurrentUser().getShortUserName();
+    long memory = r.getBytes(CheckpointConstants.BUFFER_MEMORY, CheckpointConstants.BUFFER_MEMORY_DEFAULT, 0);
+    OutputBuffers buffers = new OutputBuffers(memory, Paths.get(r.get(CheckpointConstants.BUFFER_DIR,
+        System.getProperty("java.io.tmpdir")), "objectcommit-ckpt"));
+    if ("local".equals(kind)) {
+      String root = r.get(CheckpointConstants.LOCAL_ROOT, null);
+      if (root == null) {
+        throw new IllegalArgumentException(scheme + "://" + authority + "/ uses the local backend but "
+            + r.effectiveKey(CheckpointConstants.LOCAL_ROOT) + " is not set (the EFS/NFS mount directory)");
+      }
+      return LocalPathBackend.open(authority, Paths.get(root),
+          r.get(CheckpointConstants.LOCAL_FS_TYPE, CheckpointConstants.LOCAL_FS_TYPE_DEFAULT),
+          r.getBoolean(CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT,
+              CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT_DEFAULT),
+          r.getBoolean(CheckpointConstants.LOCAL_FSYNC, CheckpointConstants.LOCAL_FSYNC_DEFAULT), owner);
+    }
+    String prefix = r.get(CheckpointConstants.S3_PREFIX, CheckpointConstants.S3_PREFIX_DEFAULT);
+    if (!prefix.isEmpty() && !prefix.endsWith("/")) {
+      prefix = prefix + "/";
+    }
+    ObjectStore store = ObjectStores.open(authority, conf);
+    try {
+      store.capabilities(); // fail now, naming the store, if conditional writes are missing
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return new ManifestBackend(store, prefix,
+        r.getDurationMs(CheckpointConstants.ANCESTOR_TTL, CheckpointConstants.ANCESTOR_TTL_DEFAULT_MS, 0),
+        r.getDurationMs(CheckpointConstants.MANIFEST_TTL, CheckpointConstants.MANIFEST_TTL_DEFAULT_MS, 0),
+        r.getInt(CheckpointConstants.CAS_ATTEMPTS, CheckpointConstants.CAS_ATTEMPTS_DEFAULT, 1, 1000),
+        buffers, owner);
+  }
+
+  /** The backend serving this authority. */
+  public Backend backend() {
+    return backend;
+  }
+
+  @Override
+  public String getScheme() {
+    return uri == null ? CheckpointConstants.SCHEME : uri.getScheme();
+  }
+
+  @Override
+  public URI getUri() {
+    return uri;
+  }
+
+  private Path qualify(Path p) {
+    return makeQualified(p);
+  }
+
+  @Override
+  public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    return backend.open(qualify(f), bufferSize);
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
+      short replication, long blockSize, Progressable progress) throws IOException {
+    return backend.create(qualify(f), overwrite, true);
+  }
+
+  @Override
+  public FSDataOutputStream createNonRecursive(Path f, FsPermission permission,
+      java.util.EnumSet<org.apache.hadoop.fs.CreateFlag> flags, int bufferSize, short replication, long blockSize,
+      Progressable progress) throws IOException {
+    Path q = qualify(f);
+    if (q.getParent() != null) {
+      FileStatus parent;
+      try {
+        parent = backend.getFileStatus(q.getParent());
+      } catch (FileNotFoundException e) {
+        throw new FileNotFoundException(q.getParent() + ": parent directory does not exist");
+      }
+      if (!parent.isDirectory()) {
+        throw new org.apache.hadoop.fs.ParentNotDirectoryException(q.getParent() + " is a file");
+      }
+    }
+    return backend.create(q, flags.contains(org.apache.hadoop.fs.CreateFlag.OVERWRITE), false);
+  }
+
+  @Override
+  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
+    throw new UnsupportedOperationException(f + ": append is not supported by " + getScheme() + "://"
+        + " (files are immutable once written)");
+  }
+
+  @Override
+  public boolean rename(Path src, Path dst) throws IOException {
+    return backend.rename(qualify(src), qualify(dst));
+  }
+
+  @Override
+  public boolean delete(Path f, boolean recursive) throws IOException {
+    return backend.delete(qualify(f), recursive);
+  }
+
+  @Override
+  public FileStatus[] listStatus(Path f) throws IOException {
+    return backend.listStatus(qualify(f));
+  }
+
+  @Override
+  public void setWorkingDirectory(Path newDir) {
+    workingDir = qualify(newDir);
+  }
+
+  @Override
+  public Path getWorkingDirectory() {
+    return workingDir;
+  }
+
+  @Override
+  public boolean mkdirs(Path f, FsPermission permission) throws IOException {
+    return backend.mkdirs(qualify(f));
+  }
+
+  @Override
+  public FileStatus getFileStatus(Path f) throws IOException {
+    return backend.getFileStatus(qualify(f));
+  }
+
+  @Override
+  public boolean hasPathCapability(Path path, String capability) throws IOException {
+    switch (org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path),
+        capability)) {
+      case CommonPathCapabilities.FS_APPEND:
+      case CommonPathCapabilities.FS_CONCAT:
+      case CommonPathCapabilities.FS_CHECKSUMS:
+        return false;
+      default:
+        return super.hasPathCapability(path, capability);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      super.close();
+    } finally {
+      if (backend != null) {
+        backend.close();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "CheckpointFileSystem{" + (backend == null ? uri : backend.describe()) + "}";
+  }
+}

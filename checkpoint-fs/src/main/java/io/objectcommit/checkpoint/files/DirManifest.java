@@ -1,0 +1,147 @@
+package io.objectcommit.checkpoint.files;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.objectcommit.fs.files.JsonRecord;
+import io.objectcommit.fs.files.JsonRecordCodec;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The persisted listing of one logical directory of the checkpoint namespace (S3 backend). It lives at
+ * {@code <prefix>.ckpt/dirs/<dirId>.json} and is only ever replaced by a conditional write (create-if-absent for a
+ * new directory, If-Match for a change), so each namespace change is one atomic write of one small object.
+ *
+ * <p>Entries map a child name to a file (the immutable data object holding its bytes, size, time) or a directory
+ * (the id of the child's own manifest). The id, not the path, names a directory's manifest: renaming a directory
+ * moves one entry; a manifest left behind by a crash has an id no live entry points to, so it is never read.
+ */
+public final class DirManifest extends JsonRecord {
+
+  public static final String TYPE = "objectcommit.checkpoint.dir";
+  public static final int VERSION = 1;
+  public static final JsonRecordCodec<DirManifest> CODEC = new JsonRecordCodec<>(DirManifest.class, TYPE, 1, VERSION);
+
+  /** The id of the root directory's manifest. */
+  public static final String ROOT_ID = "root";
+
+  /** One child. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static final class Entry {
+    /** {@code file} or {@code dir}. */
+    @JsonProperty("kind")
+    public String kind;
+    /** Files: the data object's key. */
+    @JsonProperty("data")
+    public String data;
+    /** Files: size in bytes. */
+    @JsonProperty("size")
+    public Long size;
+    /** Modification time, ms since the epoch. */
+    @JsonProperty("mtime")
+    public long mtime;
+    /** Directories: the id of the child's manifest. */
+    @JsonProperty("id")
+    public String id;
+
+    public Entry() {
+    }
+
+    public static Entry file(String data, long size, long mtime) {
+      Entry e = new Entry();
+      e.kind = "file";
+      e.data = data;
+      e.size = size;
+      e.mtime = mtime;
+      return e;
+    }
+
+    public static Entry dir(String id, long mtime) {
+      Entry e = new Entry();
+      e.kind = "dir";
+      e.id = id;
+      e.mtime = mtime;
+      return e;
+    }
+
+    public boolean isDir() {
+      return "dir".equals(kind);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Entry)) {
+        return false;
+      }
+      Entry x = (Entry) o;
+      return java.util.Objects.equals(kind, x.kind) && java.util.Objects.equals(data, x.data)
+          && java.util.Objects.equals(size, x.size) && mtime == x.mtime && java.util.Objects.equals(id, x.id);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(kind, data, size, id);
+    }
+
+    public Entry copy() {
+      Entry e = new Entry();
+      e.kind = kind;
+      e.data = data;
+      e.size = size;
+      e.mtime = mtime;
+      e.id = id;
+      return e;
+    }
+  }
+
+  /** This directory's id (the key of its manifest). */
+  @JsonProperty("dirId")
+  public String dirId;
+
+  /** The logical path this directory was created at (for people reading the bucket; not used for lookups). */
+  @JsonProperty("createdAs")
+  public String createdAs;
+
+  /** Children by name, sorted. */
+  @JsonProperty("entries")
+  public TreeMap<String, Entry> entries = new TreeMap<>();
+
+  public DirManifest() {
+    super(TYPE, VERSION);
+  }
+
+  public static DirManifest empty(String dirId, String createdAs) {
+    DirManifest m = new DirManifest();
+    m.dirId = dirId;
+    m.createdAs = createdAs;
+    return m;
+  }
+
+  /** A deep copy, to change without touching a cached instance. */
+  public DirManifest copy() {
+    DirManifest m = empty(dirId, createdAs);
+    for (Map.Entry<String, Entry> e : entries.entrySet()) {
+      m.entries.put(e.getKey(), e.getValue().copy());
+    }
+    return m;
+  }
+
+  @Override
+  public void validate() {
+    check(dirId != null && !dirId.isEmpty(), "no dirId");
+    check(entries != null, "no entries");
+    for (Map.Entry<String, Entry> e : entries.entrySet()) {
+      String name = e.getKey();
+      Entry v = e.getValue();
+      check(!name.isEmpty() && name.indexOf('/') < 0 && !".".equals(name) && !"..".equals(name),
+          "bad entry name '" + name + "'");
+      check(v != null && ("file".equals(v.kind) || "dir".equals(v.kind)), "entry '" + name + "' has no valid kind");
+      if (v.isDir()) {
+        check(v.id != null && !v.id.isEmpty(), "directory entry '" + name + "' has no id");
+      } else {
+        check(v.data != null && !v.data.isEmpty(), "file entry '" + name + "' has no data object");
+        check(v.size != null && v.size >= 0, "file entry '" + name + "' has no size");
+      }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.objectcommit.checkpoint.impl;
+
+import java.io.Closeable;
+import java.io.IOException;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What serves one authority of the checkpoint FileSystem. Paths are absolute and qualified. Semantics follow the
+ * Hadoop FileSystem specification, except where a method says otherwise.
+ */
+public interface Backend extends Closeable {
+
+  FileStatus getFileStatus(Path path) throws IOException;
+
+  FileStatus[] listStatus(Path path) throws IOException;
+
+  /** Creates the directory and its missing parents; false if a file is in the way is an exception instead. */
+  boolean mkdirs(Path path) throws IOException;
+
+  /**
+   * A stream whose bytes become visible under {@code path} only when it is closed, whole and at once; with
+   * {@code overwrite} false, the close fails with {@code FileAlreadyExistsException} if a file appeared meanwhile.
+   * The wrapped stream implements {@link Cancellable}: cancelling leaves nothing visible.
+   *
+   * @param createParent whether missing parent directories are created (false: {@code createNonRecursive})
+   */
+  FSDataOutputStream create(Path path, boolean overwrite, boolean createParent) throws IOException;
+
+  FSDataInputStream open(Path path, int bufferSize) throws IOException;
+
+  boolean delete(Path path, boolean recursive) throws IOException;
+
+  boolean rename(Path src, Path dst) throws IOException;
+
+  /** The backend and where it keeps data, for messages. */
+  String describe();
+
+  /** An output stream that can be abandoned: nothing of it becomes visible. */
+  interface Cancellable {
+    void cancel() throws IOException;
+  }
+}

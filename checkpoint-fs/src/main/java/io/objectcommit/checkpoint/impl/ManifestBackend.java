@@ -1,0 +1,387 @@
+package io.objectcommit.checkpoint.impl;
+
+import io.objectcommit.checkpoint.files.DirManifest;
+import io.objectcommit.checkpoint.files.DirManifest.Entry;
+import io.objectcommit.fs.ObjectStore;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The S3 backend: the namespace is a tree of {@link DirManifest}s, each changed only by one conditional write;
+ * file bytes live in immutable data objects named after the logical path plus a unique suffix. No operation
+ * depends on LIST or COPY. See docs/checkpoint-format.md.
+ */
+public final class ManifestBackend implements Backend {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ManifestBackend.class);
+
+  private final ObjectStore store;
+  private final ManifestStore manifests;
+  private final String prefix;
+  private final long ancestorTtlMs;
+  private final long manifestTtlMs;
+  private final OutputBuffers buffers;
+  private final String owner;
+
+  /**
+   * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
+   */
+  public ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
+      OutputBuffers buffers, String owner) {
+    this.store = store;
+    this.prefix = prefix;
+    this.manifests = new ManifestStore(store, prefix, casAttempts, System::currentTimeMillis);
+    this.ancestorTtlMs = ancestorTtlMs;
+    this.manifestTtlMs = manifestTtlMs;
+    this.buffers = buffers;
+    this.owner = owner;
+  }
+
+  ManifestStore manifests() {
+    return manifests;
+  }
+
+  ObjectStore store() {
+    return store;
+  }
+
+  // ------------------------------------------------------------------------------------------ resolution
+
+  /** A directory found by path: its id and (validated) manifest. */
+  static final class Dir {
+    final String id;
+    final String path;
+    final ManifestStore.Cached cached;
+
+    Dir(String id, String path, ManifestStore.Cached cached) {
+      this.id = id;
+      this.path = path;
+      this.cached = cached;
+    }
+
+    Entry entry(String name) {
+      return cached.manifest.entries.get(name);
+    }
+  }
+
+  static List<String> components(Path p) {
+    List<String> out = new ArrayList<>();
+    for (String s : p.toUri().getPath().split("/")) {
+      if (!s.isEmpty()) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  static String pathString(List<String> comps, int n) {
+    return n == 0 ? "/" : "/" + String.join("/", comps.subList(0, n));
+  }
+
+  /**
+   * Walks from the root to the directory at {@code comps[0..n)}. Ancestors are trusted for the ancestor TTL, the
+   * target for the manifest TTL; a missing or non-directory entry is only believed after a fresh read.
+   *
+   * @throws FileNotFoundException if a component is missing
+   * @throws ParentNotDirectoryException if a component is a file
+   */
+  Dir resolve(List<String> comps, int n) throws IOException {
+    String id = DirManifest.ROOT_ID;
+    ManifestStore.Cached c = manifests.get(id, "/", n == 0 ? manifestTtlMs : ancestorTtlMs);
+    for (int i = 0; i < n; i++) {
+      String name = comps.get(i);
+      Entry e = c.manifest.entries.get(name);
+      if ((e == null || !e.isDir()) && c.validatedAt < System.currentTimeMillis() - 1) {
+        c = manifests.get(id, pathString(comps, i), 0); // do not believe a stale "missing"
+        e = c.manifest.entries.get(name);
+      }
+      if (e == null) {
+        throw new FileNotFoundException(pathString(comps, i + 1) + ": no such file or directory");
+      }
+      if (!e.isDir()) {
+        throw new ParentNotDirectoryException(pathString(comps, i + 1) + " is a file, not a directory");
+      }
+      id = e.id;
+      c = manifests.get(id, pathString(comps, i + 1), i + 1 == n ? manifestTtlMs : ancestorTtlMs);
+    }
+    return new Dir(id, pathString(comps, n), c);
+  }
+
+  private FileStatus status(Path path, Entry e) {
+    return new FileStatus(e.isDir() ? 0 : e.size, e.isDir(), 1, 32L * 1024 * 1024, e.mtime, 0, null, owner, owner,
+        path);
+  }
+
+  private FileStatus rootStatus(Path path) {
+    return new FileStatus(0, true, 1, 32L * 1024 * 1024, 0, 0, null, owner, owner, path);
+  }
+
+  // ------------------------------------------------------------------------------------------- queries
+
+  @Override
+  public FileStatus getFileStatus(Path path) throws IOException {
+    List<String> comps = components(path);
+    if (comps.isEmpty()) {
+      return rootStatus(path);
+    }
+    Dir parent = resolveParent(comps, path);
+    Entry e = parent.entry(last(comps));
+    if (e == null) {
+      throw new FileNotFoundException(path + ": no such file or directory");
+    }
+    return status(path, e);
+  }
+
+  private Dir resolveParent(List<String> comps, Path path) throws IOException {
+    try {
+      return resolve(comps, comps.size() - 1);
+    } catch (ParentNotDirectoryException e) {
+      FileNotFoundException fnf = new FileNotFoundException(path + ": no such file or directory (" + e.getMessage()
+          + ")");
+      fnf.initCause(e);
+      throw fnf;
+    }
+  }
+
+  @Override
+  public FileStatus[] listStatus(Path path) throws IOException {
+    List<String> comps = components(path);
+    if (!comps.isEmpty()) {
+      FileStatus st = getFileStatus(path);
+      if (!st.isDirectory()) {
+        return new FileStatus[] {st};
+      }
+    }
+    Dir dir = resolve(comps, comps.size());
+    List<FileStatus> out = new ArrayList<>();
+    for (Map.Entry<String, Entry> e : dir.cached.manifest.entries.entrySet()) {
+      out.add(status(new Path(path, e.getKey()), e.getValue()));
+    }
+    return out.toArray(new FileStatus[0]);
+  }
+
+  // ------------------------------------------------------------------------------------------- changes
+
+  @Override
+  public boolean mkdirs(Path path) throws IOException {
+    mkdirsAndGetId(components(path), components(path).size(), path);
+    return true;
+  }
+
+  /** Creates the missing directories along {@code comps[0..n)}; returns the last one's id. */
+  String mkdirsAndGetId(List<String> comps, int n, Path path) throws IOException {
+    String id = DirManifest.ROOT_ID;
+    for (int i = 0; i < n; i++) {
+      String name = comps.get(i);
+      String parentPath = pathString(comps, i);
+      ManifestStore.Cached c = manifests.get(id, parentPath, ancestorTtlMs);
+      Entry e = c.manifest.entries.get(name);
+      if (e == null) {
+        String newId = UUID.randomUUID().toString();
+        String childPath = pathString(comps, i + 1);
+        e = manifests.update(id, parentPath, m -> {
+          Entry cur = m.entries.get(name);
+          if (cur != null) {
+            return cur; // someone else created it meanwhile: no write
+          }
+          m.entries.put(name, Entry.dir(newId, System.currentTimeMillis()));
+          return Entry.dir(newId, 0);
+        });
+        LOG.debug("mkdir {} ({})", childPath, e.id);
+      }
+      if (!e.isDir()) {
+        throw new ParentNotDirectoryException(pathString(comps, i + 1) + " is a file, not a directory (making "
+            + path + ")");
+      }
+      id = e.id;
+    }
+    return id;
+  }
+
+  @Override
+  public FSDataOutputStream create(Path path, boolean overwrite, boolean createParent) throws IOException {
+    List<String> comps = components(path);
+    if (comps.isEmpty()) {
+      throw new FileAlreadyExistsException(path + ": cannot create the root directory as a file");
+    }
+    String name = last(comps);
+    String parentId;
+    if (createParent) {
+      parentId = mkdirsAndGetId(comps, comps.size() - 1, path);
+    } else {
+      parentId = resolve(comps, comps.size() - 1).id;
+    }
+    String parentPath = pathString(comps, comps.size() - 1);
+    Entry existing = manifests.get(parentId, parentPath, manifestTtlMs).manifest.entries.get(name);
+    if (existing != null && (existing.isDir() || !overwrite)) {
+      throw new FileAlreadyExistsException(path + (existing.isDir() ? " is a directory" : " already exists"));
+    }
+    String dataKey = prefix + pathString(comps, comps.size()).substring(1) + "~"
+        + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    ManifestOutputStream out = new ManifestOutputStream(this, path, parentId, parentPath, name, dataKey, overwrite,
+        buffers.newBuffer());
+    return new FSDataOutputStream(out, null);
+  }
+
+  /** Publishes a written file: the data object exists; one conditional write of the parent's manifest. */
+  void publish(Path path, String parentId, String parentPath, String name, String dataKey, long size,
+      boolean overwrite) throws IOException {
+    Entry replaced;
+    try {
+      replaced = manifests.update(parentId, parentPath, m -> {
+        Entry cur = m.entries.get(name);
+        if (cur != null && (cur.isDir() || !overwrite)) {
+          throw new FileAlreadyExistsException(path + (cur.isDir() ? " is a directory" : " already exists"));
+        }
+        m.entries.put(name, Entry.file(dataKey, size, System.currentTimeMillis()));
+        return cur;
+      });
+    } catch (IOException | RuntimeException e) {
+      deleteQuietlyLogged(dataKey, "unpublished data of " + path);
+      throw e;
+    }
+    if (replaced != null) {
+      deleteQuietlyLogged(replaced.data, "replaced data of " + path);
+    }
+  }
+
+  /** Deletes garbage; a failure is logged (the object is then collected by {@code gc}), never hidden. */
+  void deleteQuietlyLogged(String key, String what) {
+    try {
+      store.delete(key);
+    } catch (IOException e) {
+      LOG.warn("Could not delete {} ({}); the checkpoint tool's gc removes it: {}", store.pathOf(key), what,
+          e.toString());
+      LOG.debug("delete failure", e);
+    }
+  }
+
+  @Override
+  public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    FileStatus st = getFileStatus(path);
+    if (st.isDirectory()) {
+      throw new FileNotFoundException(path + " is a directory");
+    }
+    List<String> comps = components(path);
+    Entry e = resolveParent(comps, path).entry(last(comps));
+    return new FSDataInputStream(new ObjectSeekableStream(store, e.data, e.size, path.toString()));
+  }
+
+  @Override
+  public boolean delete(Path path, boolean recursive) throws IOException {
+    List<String> comps = components(path);
+    if (comps.isEmpty()) {
+      return deleteRootChildren(path, recursive);
+    }
+    Dir parent;
+    try {
+      parent = resolve(comps, comps.size() - 1);
+    } catch (FileNotFoundException | ParentNotDirectoryException e) {
+      return false;
+    }
+    String name = last(comps);
+    Entry current = parent.entry(name);
+    if (current == null) {
+      current = manifests.get(parent.id, parent.path, 0).manifest.entries.get(name);
+      if (current == null) {
+        return false;
+      }
+    }
+    if (current.isDir() && !recursive && !manifests.get(current.id, parent.path, 0).manifest.entries.isEmpty()) {
+      throw new PathIsNotEmptyDirectoryException(path.toString());
+    }
+    Entry removed = manifests.update(parent.id, parent.path, m -> m.entries.remove(name));
+    if (removed == null) {
+      return false;
+    }
+    cleanUp(removed, path.toString());
+    return true;
+  }
+
+  private boolean deleteRootChildren(Path root, boolean recursive) throws IOException {
+    Dir dir = resolve(List.of(), 0);
+    if (dir.cached.manifest.entries.isEmpty()) {
+      return true;
+    }
+    if (!recursive) {
+      throw new PathIsNotEmptyDirectoryException(root.toString());
+    }
+    for (String name : new ArrayList<>(dir.cached.manifest.entries.keySet())) {
+      delete(new Path(root, name), true);
+    }
+    return true;
+  }
+
+  /** Removes what an unlinked entry referenced: its data object, or a directory's subtree. */
+  private void cleanUp(Entry removed, String path) throws IOException {
+    if (!removed.isDir()) {
+      deleteQuietlyLogged(removed.data, "deleted " + path);
+      return;
+    }
+    List<String> keys = new ArrayList<>();
+    collect(removed.id, path, keys);
+    try {
+      store.deleteBatch(keys);
+    } catch (IOException e) {
+      LOG.warn("Could not delete all {} objects of deleted directory {}; the checkpoint tool's gc removes them: {}",
+          keys.size(), path, e.toString());
+    }
+  }
+
+  private void collect(String dirId, String path, List<String> keys) throws IOException {
+    ManifestStore.Cached c = manifests.get(dirId, path, 0);
+    for (Map.Entry<String, Entry> e : c.manifest.entries.entrySet()) {
+      if (e.getValue().isDir()) {
+        collect(e.getValue().id, path + "/" + e.getKey(), keys);
+      } else {
+        keys.add(e.getValue().data);
+      }
+    }
+    if (c.etag != null) {
+      keys.add(manifests.manifestKey(dirId));
+    }
+    manifests.forget(dirId);
+  }
+
+  @Override
+  public boolean rename(Path src, Path dst) throws IOException {
+    return new ManifestRename(this).rename(src, dst);
+  }
+
+  @Override
+  public String describe() {
+    return "S3 manifest backend on " + store.pathOf(prefix);
+  }
+
+  @Override
+  public void close() throws IOException {
+    store.close();
+  }
+
+  static String last(List<String> comps) {
+    return comps.get(comps.size() - 1);
+  }
+
+  long manifestTtlMs() {
+    return manifestTtlMs;
+  }
+
+  /** For messages: the S3 path of an unexpected state. */
+  PathIOException inconsistency(String path, String what) {
+    return new PathIOException(path, what);
+  }
+}

@@ -1,0 +1,176 @@
+package io.objectcommit.checkpoint.impl;
+
+import io.objectcommit.fs.ObjectStore;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.PositionedReadable;
+import org.apache.hadoop.fs.Seekable;
+
+/**
+ * Reads an immutable data object of known size. The HTTP stream is opened lazily at the current position and
+ * reopened after a seek; positioned reads use ranged GETs. Data objects never change, so every range reads the
+ * same version.
+ */
+final class ObjectSeekableStream extends InputStream implements Seekable, PositionedReadable {
+
+  private final ObjectStore store;
+  private final String key;
+  private final long size;
+  private final String path;
+  private InputStream in;
+  private long pos;
+  private boolean closed;
+
+  ObjectSeekableStream(ObjectStore store, String key, long size, String path) {
+    this.store = store;
+    this.key = key;
+    this.size = size;
+    this.path = path;
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(path + ": " + FSExceptionMessages.STREAM_IS_CLOSED);
+    }
+  }
+
+  private InputStream stream() throws IOException {
+    if (in == null) {
+      in = store.open(key, pos, -1);
+    }
+    return in;
+  }
+
+  @Override
+  public synchronized int read() throws IOException {
+    checkOpen();
+    if (pos >= size) {
+      return -1;
+    }
+    int b = stream().read();
+    if (b >= 0) {
+      pos++;
+    }
+    return b;
+  }
+
+  @Override
+  public synchronized int read(byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    if (len == 0) {
+      return 0;
+    }
+    if (pos >= size) {
+      return -1;
+    }
+    int n = stream().read(b, off, (int) Math.min(len, size - pos));
+    if (n > 0) {
+      pos += n;
+    }
+    return n;
+  }
+
+  @Override
+  public synchronized int available() throws IOException {
+    checkOpen();
+    return (int) Math.min(Integer.MAX_VALUE, size - pos);
+  }
+
+  @Override
+  public synchronized long skip(long n) throws IOException {
+    checkOpen();
+    long target = Math.min(size, pos + Math.max(0, n));
+    long skipped = target - pos;
+    seek(target);
+    return skipped;
+  }
+
+  @Override
+  public synchronized void seek(long target) throws IOException {
+    checkOpen();
+    if (target < 0) {
+      throw new EOFException(path + ": " + FSExceptionMessages.NEGATIVE_SEEK + " " + target);
+    }
+    if (target > size) {
+      throw new EOFException(path + ": " + FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target);
+    }
+    if (target != pos) {
+      closeStream();
+      pos = target;
+    }
+  }
+
+  @Override
+  public synchronized long getPos() {
+    return pos;
+  }
+
+  @Override
+  public boolean seekToNewSource(long targetPos) {
+    return false;
+  }
+
+  @Override
+  public int read(long position, byte[] buffer, int offset, int length) throws IOException {
+    checkOpen();
+    PositionedReads.check(path, position, buffer, offset, length);
+    if (length == 0) {
+      return 0;
+    }
+    if (position >= size) {
+      return -1;
+    }
+    int n = (int) Math.min(length, size - position);
+    try (InputStream r = store.open(key, position, position + n)) {
+      int total = 0;
+      while (total < n) {
+        int k = r.read(buffer, offset + total, n - total);
+        if (k < 0) {
+          break;
+        }
+        total += k;
+      }
+      return total;
+    }
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+    PositionedReads.check(path, position, buffer, offset, length);
+    if (position < 0 || position + length > size) {
+      throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY + " (" + position + "+" + length
+          + " > " + size + ")");
+    }
+    int done = 0;
+    while (done < length) {
+      int n = read(position + done, buffer, offset + done, length - done);
+      if (n < 0) {
+        throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY);
+      }
+      done += n;
+    }
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer) throws IOException {
+    readFully(position, buffer, 0, buffer.length);
+  }
+
+  private void closeStream() throws IOException {
+    if (in != null) {
+      InputStream s = in;
+      in = null;
+      s.close();
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (!closed) {
+      closed = true;
+      closeStream();
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package io.objectcommit.checkpoint.contract;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractDeleteTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/** Hadoop's Delete contract suite against the checkpoint FileSystem's s3 backend. */
+public class CkptS3ContractDeleteIT extends AbstractContractDeleteTest {
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new CkptS3Contract(conf);
+  }
+}

@@ -1,0 +1,13 @@
+package io.objectcommit.checkpoint.contract;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractOpenTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/** Hadoop's Open contract suite against the checkpoint FileSystem's s3 backend. */
+public class CkptS3ContractOpenIT extends AbstractContractOpenTest {
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new CkptS3Contract(conf);
+  }
+}

@@ -8,11 +8,12 @@ provisioned virtualenv and LocalStack's settings in the environment (GATEWAY_LIS
 LocalStack runs in a process group of its own. The group is terminated (SIGTERM, then SIGKILL after a grace
 period) when:
   - this supervisor gets SIGTERM, SIGINT or SIGHUP (the JVM's shutdown hook destroys it);
-  - the parent process goes away, even by SIGKILL (checked twice a second, and by PR_SET_PDEATHSIG on Linux).
+  - the parent process goes away, even by SIGKILL (checked twice a second: the supervisor is re-parented).
+PR_SET_PDEATHSIG is deliberately not used: it fires when the *thread* that started the supervisor ends, and
+test frameworks run tests (and so start LocalStack) in short-lived threads (JUnit 4 timeouts, for one).
 The pid of LocalStack's process group leader is written to --pid-file for tests that check the cleanup.
 """
 import argparse
-import ctypes
 import os
 import signal
 import subprocess
@@ -22,16 +23,6 @@ import time
 GRACE_SECONDS = 10
 
 
-def set_parent_death_signal():
-    """Ask Linux to send SIGTERM to this process when its parent dies (best effort)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pid-file", required=True)
@@ -39,8 +30,7 @@ def main():
     args = parser.parse_args()
 
     parent = os.getppid()
-    set_parent_death_signal()
-    if os.getppid() != parent:  # the parent died before prctl took effect
+    if parent == 1:  # the JVM died before we even started
         return 1
 
     log = open(args.log, "ab", buffering=0)

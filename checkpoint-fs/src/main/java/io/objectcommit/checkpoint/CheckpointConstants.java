@@ -44,6 +44,14 @@ public final class CheckpointConstants {
   public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
   public static final int CAS_ATTEMPTS_DEFAULT = 20;
 
+  /**
+   * Reads of a directory manifest that the store reports missing although it was written (a store that lags
+   * behind writes, or negatively caches an earlier 404), with backoff from 50 ms doubling to 2 s, before failing:
+   * {@value}. The default waits about 30 s in all.
+   */
+  public static final String MISSING_READ_ATTEMPTS = "fs.objectcommit.checkpoint.s3.missing-read-attempts";
+  public static final int MISSING_READ_ATTEMPTS_DEFAULT = 20;
+
   /** Files up to this size are buffered in memory while written; larger ones spill to a local file: {@value}. */
   public static final String BUFFER_MEMORY = "fs.objectcommit.checkpoint.buffer.memory";
   public static final long BUFFER_MEMORY_DEFAULT = 8L * 1024 * 1024;

@@ -92,6 +92,8 @@ public class CheckpointFileSystem extends FileSystem {
         r.getDurationMs(CheckpointConstants.ANCESTOR_TTL, CheckpointConstants.ANCESTOR_TTL_DEFAULT_MS, 0),
         r.getDurationMs(CheckpointConstants.MANIFEST_TTL, CheckpointConstants.MANIFEST_TTL_DEFAULT_MS, 0),
         r.getInt(CheckpointConstants.CAS_ATTEMPTS, CheckpointConstants.CAS_ATTEMPTS_DEFAULT, 1, 1000),
+        r.getInt(CheckpointConstants.MISSING_READ_ATTEMPTS, CheckpointConstants.MISSING_READ_ATTEMPTS_DEFAULT, 1,
+            1000),
         buffers, owner);
   }
 

@@ -41,10 +41,12 @@ public final class ManifestBackend implements Backend {
    * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
    */
   public ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
-      OutputBuffers buffers, String owner) {
+      int missingReadAttempts, OutputBuffers buffers, String owner) throws IOException {
     this.store = store;
     this.prefix = prefix;
-    this.manifests = new ManifestStore(store, prefix, casAttempts, System::currentTimeMillis);
+    this.manifests = new ManifestStore(store, prefix, casAttempts, missingReadAttempts, System::currentTimeMillis,
+        Thread::sleep);
+    manifests.ensureRoot();
     this.ancestorTtlMs = ancestorTtlMs;
     this.manifestTtlMs = manifestTtlMs;
     this.buffers = buffers;
@@ -193,6 +195,9 @@ public final class ManifestBackend implements Backend {
       if (e == null) {
         String newId = UUID.randomUUID().toString();
         String childPath = pathString(comps, i + 1);
+        // The child's manifest first: nothing ever refers to a manifest that does not exist (a crash here leaves
+        // an unreferenced manifest, which gc removes).
+        manifests.createEmpty(newId, childPath);
         e = manifests.update(id, parentPath, m -> {
           Entry cur = m.entries.get(name);
           if (cur != null) {
@@ -201,6 +206,9 @@ public final class ManifestBackend implements Backend {
           m.entries.put(name, Entry.dir(newId, System.currentTimeMillis()));
           return Entry.dir(newId, 0);
         });
+        if (!newId.equals(e.id)) {
+          store.delete(manifests.manifestKey(newId)); // lost the race: another process made it
+        }
         LOG.debug("mkdir {} ({})", childPath, e.id);
       }
       if (!e.isDir()) {

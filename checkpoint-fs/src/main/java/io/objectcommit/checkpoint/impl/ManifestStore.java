@@ -54,12 +54,23 @@ final class ManifestStore {
   private final int casAttempts;
   private final LongSupplier clock;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+  private final int missingReadAttempts;
+  private final Sleeper sleeper;
 
-  ManifestStore(ObjectStore store, String prefix, int casAttempts, LongSupplier clock) {
+  /** Waits between attempts; replaced in tests. */
+  @FunctionalInterface
+  interface Sleeper {
+    void sleep(long ms) throws InterruptedException;
+  }
+
+  ManifestStore(ObjectStore store, String prefix, int casAttempts, int missingReadAttempts, LongSupplier clock,
+      Sleeper sleeper) {
     this.store = store;
     this.prefix = prefix;
     this.casAttempts = casAttempts;
+    this.missingReadAttempts = missingReadAttempts;
     this.clock = clock;
+    this.sleeper = sleeper;
   }
 
   String manifestKey(String dirId) {
@@ -71,10 +82,13 @@ final class ManifestStore {
   }
 
   /**
-   * The manifest of directory {@code dirId}, at most {@code maxAgeMs} old (0: revalidated now). A directory
-   * without a manifest object is empty (manifests are written when a directory first gets an entry).
+   * The manifest of directory {@code dirId}, at most {@code maxAgeMs} old (0: revalidated now).
    *
-   * @param createdAs the directory's logical path, recorded in a manifest created later
+   * <p>Every directory's manifest is written before anything refers to it, so a manifest that reads as missing
+   * is a store that lags behind a write (eventual consistency, negative caching of an earlier 404): the read is
+   * retried with backoff, and never taken for an empty directory.
+   *
+   * @param createdAs the directory's logical path, for messages
    */
   Cached get(String dirId, String createdAs, long maxAgeMs) throws IOException {
     Cached c = cache.get(dirId);
@@ -83,23 +97,68 @@ final class ManifestStore {
       return c;
     }
     String key = manifestKey(dirId);
-    try {
-      if (c != null && c.etag != null) {
-        Optional<StoredBytes> changed = store.getBytesIfChanged(key, c.etag);
-        if (changed.isEmpty()) {
-          Cached fresh = new Cached(c.manifest, c.etag, now);
-          cache.put(dirId, fresh);
-          return fresh;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        if (c != null && c.etag != null) {
+          Optional<StoredBytes> changed = store.getBytesIfChanged(key, c.etag);
+          if (changed.isEmpty()) {
+            Cached fresh = new Cached(c.manifest, c.etag, clock.getAsLong());
+            cache.put(dirId, fresh);
+            return fresh;
+          }
+          return remember(dirId, changed.get(), clock.getAsLong());
         }
-        return remember(dirId, changed.get(), now);
+        return remember(dirId, store.getBytes(key), clock.getAsLong());
+      } catch (FileNotFoundException missing) {
+        if (attempt + 1 >= missingReadAttempts) {
+          throw new PathIOException(store.pathOf(key), "the manifest of directory " + createdAs + " is missing"
+              + " after " + missingReadAttempts + " reads, although the directory is referenced: the store does not"
+              + " show an object that was written (or the object was deleted behind objectcommit's back)");
+        }
+        LOG.debug("Manifest {} of {} not visible yet (attempt {}): waiting", key, createdAs, attempt + 1);
+        pause(attempt);
       }
-      return remember(dirId, store.getBytes(key), now);
-    } catch (FileNotFoundException noManifestYet) {
-      Cached empty = new Cached(DirManifest.empty(dirId, createdAs), null, now);
-      cache.put(dirId, empty);
-      return empty;
     }
   }
+
+  /** Backoff between attempts: 50 ms doubling to 2 s. */
+  private void pause(int attempt) throws IOException {
+    try {
+      sleeper.sleep(Math.min(2_000L, 50L << Math.min(attempt, 10)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for a manifest");
+    }
+  }
+
+  /**
+   * Writes the empty manifest of a new directory, before anything refers to it ({@code If-None-Match: *} on a
+   * fresh id: it cannot exist). One PUT.
+   */
+  void createEmpty(String dirId, String createdAs) throws IOException {
+    DirManifest m = DirManifest.empty(dirId, createdAs);
+    ObjectInfo written = store.createExclusive(manifestKey(dirId), Payload.of(DirManifest.CODEC.toBytes(m)));
+    cache.put(dirId, new Cached(m, written.etag(), clock.getAsLong()));
+  }
+
+  /**
+   * Makes sure the root manifest exists without reading it first (a GET of a missing key can be negatively
+   * cached by some stores): an exclusive PUT, refused when it exists. One request.
+   */
+  void ensureRoot() throws IOException {
+    String root = store.pathOf(manifestKey(DirManifest.ROOT_ID));
+    if (ROOTS_ENSURED.contains(root)) {
+      return; // once per JVM and namespace
+    }
+    try {
+      createEmpty(DirManifest.ROOT_ID, "/");
+    } catch (FileAlreadyExistsException exists) {
+      LOG.debug("Root manifest {} exists", root);
+    }
+    ROOTS_ENSURED.add(root);
+  }
+
+  private static final java.util.Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
 
   private Cached remember(String dirId, StoredBytes b, long now) throws IOException {
     DirManifest m = DirManifest.CODEC.fromBytes(b.data(), store.pathOf(manifestKey(dirId)));
@@ -135,6 +194,9 @@ final class ManifestStore {
       } catch (ObjectChangedException | FileAlreadyExistsException | FileNotFoundException conflict) {
         LOG.debug("Manifest {} changed under us (attempt {}): {}", key, attempt + 1, conflict.toString());
         cache.remove(dirId);
+        if (attempt > 0) {
+          pause(attempt - 1); // repeated conflicts: contention, or a store whose reads lag behind its writes
+        }
       }
     }
     throw new PathIOException(store.pathOf(manifestKey(dirId)), "gave up after " + casAttempts

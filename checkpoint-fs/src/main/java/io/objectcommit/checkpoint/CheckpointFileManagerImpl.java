@@ -3,9 +3,7 @@ package io.objectcommit.checkpoint;
 import io.objectcommit.checkpoint.impl.Backend;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -39,7 +37,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
       FSDataOutputStream out = fs.create(path, overwriteIfPossible);
       return new Cancellable(out);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -61,7 +59,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
           out.close(); // not ours: the best we can do
         }
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw rethrow(e);
       }
     }
 
@@ -76,7 +74,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     try {
       return fs.open(path);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -87,7 +85,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     } catch (FileNotFoundException e) {
       return new FileStatus[0];
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -96,7 +94,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     try {
       fs.mkdirs(path);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -108,7 +106,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     } catch (FileNotFoundException e) {
       return false;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -119,7 +117,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     } catch (FileNotFoundException e) {
       // already gone: Spark's managers ignore this too
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -135,7 +133,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
       fs.mkdirs(qualified);
       return qualified;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw rethrow(e);
     }
   }
 
@@ -144,7 +142,19 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     return "CheckpointFileManagerImpl{" + root + ", " + fs + "}";
   }
 
-  static String uniqueSuffix() {
-    return UUID.randomUUID().toString();
+  /**
+   * Spark's callers catch the checked exceptions of the Hadoop API ({@code FileNotFoundException} from
+   * {@code open}, {@code FileAlreadyExistsException} from {@code createAtomic}), which a Scala trait may throw
+   * undeclared. A Java implementation must throw them unchanged, not wrapped: this rethrows a checked exception
+   * without declaring it.
+   */
+  static RuntimeException rethrow(Throwable t) {
+    CheckpointFileManagerImpl.<RuntimeException>throwAs(t);
+    throw new AssertionError("unreachable");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> void throwAs(Throwable t) throws T {
+    throw (T) t;
   }
 }

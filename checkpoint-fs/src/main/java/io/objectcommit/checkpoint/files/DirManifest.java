@@ -1,5 +1,7 @@
 package io.objectcommit.checkpoint.files;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.objectcommit.fs.files.JsonRecord;
@@ -27,6 +29,7 @@ public final class DirManifest extends JsonRecord {
 
   /** One child. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public static final class Entry {
     /** {@code file} or {@code dir}. */
     @JsonProperty("kind")
@@ -64,6 +67,7 @@ public final class DirManifest extends JsonRecord {
       return e;
     }
 
+    @JsonIgnore
     public boolean isDir() {
       return "dir".equals(kind);
     }

@@ -32,7 +32,8 @@ import scala.reflect.ClassTag$;
 public abstract class AbstractDStreamRecoveryIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(AbstractDStreamRecoveryIT.class);
-  private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d+)(\\.bk)?$");
+  /** A DStream checkpoint file; object keys of the checkpoint FileSystem carry a "~unique" suffix. */
+  private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d+)(\\.bk)?(~[0-9a-f]+)?$");
   public static final long SEED = 5;
   public static final long CONSISTENT_MS = 2_500;
   public static final long LAGGING_MS = 2_000;
@@ -72,6 +73,23 @@ public abstract class AbstractDStreamRecoveryIT {
     return conf;
   }
 
+  /** The newest checkpoint file in the directory, listed through the contender's file system while consistent. */
+  private long latestIn(String dir, ProxiedBucket proxied) throws java.io.IOException {
+    Configuration c = new Configuration();
+    proxied.s3aOptions().forEach(c::set);
+    contender().sparkConf().forEach((k, v) -> {
+      if (k.startsWith("spark.hadoop.")) {
+        c.set(k.substring("spark.hadoop.".length()), v);
+      }
+    });
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
+    List<String> names = new java.util.ArrayList<>();
+    for (org.apache.hadoop.fs.FileStatus st : p.getFileSystem(c).listStatus(p)) {
+      names.add(st.getPath().getName());
+    }
+    return latest(names);
+  }
+
   private static long latest(List<String> keys) {
     long max = -1;
     for (String k : keys) {
@@ -104,11 +122,16 @@ public abstract class AbstractDStreamRecoveryIT {
       } finally {
         ssc.stop(true, true);
       }
-      long latestWritten = latest(bucket.listKeys("dstream/checkpoint/"));
+      long latestWritten = latestIn(dir, proxied);
 
       proxied.proxy().setFaults(FaultPlan.builder(SEED).listingInconsistency(Duration.ofSeconds(60)).build());
       Configuration hadoopConf = new Configuration();
       proxied.s3aOptions().forEach(hadoopConf::set);
+      contender().sparkConf().forEach((k, v) -> {
+        if (k.startsWith("spark.hadoop.")) {
+          hadoopConf.set(k.substring("spark.hadoop.".length()), v);
+        }
+      });
       AtomicBoolean fresh = new AtomicBoolean();
       long recovered = -1;
       Throwable failure = null;

@@ -1,0 +1,76 @@
+package io.objectcommit.it.faults;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** objectcommit's checkpoint FileSystem as a contender: the S3 manifest backend and the local-path backend. */
+public final class ObjectCommitCheckpoints {
+
+  private ObjectCommitCheckpoints() {
+  }
+
+  /** The settings that enable {@code ckpt://}, as a user sets them. */
+  static Map<String, String> common() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("spark.hadoop.fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
+    m.put("spark.hadoop.fs.AbstractFileSystem.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFs");
+    m.put("spark.sql.streaming.checkpointFileManagerClass", "io.objectcommit.checkpoint.CheckpointFileManagerImpl");
+    // Every FileSystem.get a fresh instance with a cold manifest cache, as a restarted process would have.
+    m.put("spark.hadoop.fs.ckpt.impl.disable.cache", "true");
+    return m;
+  }
+
+  /** {@code ckpt://<bucket>/...} on the S3 manifest backend, through the test's proxy. */
+  public static CheckpointContender s3() {
+    return new CheckpointContender() {
+      @Override
+      public String name() {
+        return "ckpt:// S3 manifest backend";
+      }
+
+      @Override
+      public String location(ProxiedBucket bucket, String relative) {
+        return "ckpt://" + bucket.bucket().name() + "/" + bucket.bucket().prefix() + relative;
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        return common();
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
+  }
+
+  /** {@code ckpt://efs/...} on the local-path backend rooted at {@code root} (the EFS/NFS stand-in). */
+  public static CheckpointContender local(Path root) {
+    return new CheckpointContender() {
+      @Override
+      public String name() {
+        return "ckpt:// local-path backend";
+      }
+
+      @Override
+      public String location(ProxiedBucket bucket, String relative) {
+        return "ckpt://efs/" + relative;
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        Map<String, String> m = common();
+        m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.backend", "local");
+        m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.local.root", root.toString());
+        return m;
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
+  }
+}

@@ -1,0 +1,147 @@
+package io.objectcommit.it.checkpoint;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.it.SparkSessions;
+import io.objectcommit.it.faults.CheckpointContender;
+import io.objectcommit.it.faults.ObjectCommitCheckpoints;
+import io.objectcommit.it.faults.ProxiedBucket;
+import io.objectcommit.it.faults.StreamInput;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Two drivers (two JVMs) run one query on one checkpoint. Driver A plans and runs micro-batch 0, then is held in
+ * its sink; driver B (a child JVM) starts on the same checkpoint, re-runs batch 0 and commits it. When A goes on,
+ * its commit of batch 0 is an exclusive create that the file system refuses, and A stops with Spark's
+ * concurrent-use error. Nothing is corrupted: a later run recovers exact counts.
+ */
+@S3IntegrationTest
+class ConcurrentQueriesIT {
+
+  private static final List<long[]> OUTPUT = Collections.synchronizedList(new ArrayList<>());
+  private static volatile CountDownLatch inSink;
+  private static volatile CountDownLatch release;
+
+  @ParameterizedTest(name = "{0} backend")
+  @ValueSource(strings = {"s3", "local"})
+  void theSecondDriverWinsTheFirstFailsAndNothingIsCorrupted(String backend, S3TestBucket bucket,
+      @TempDir Path input, @TempDir Path efs) throws Exception {
+    CheckpointContender contender = "s3".equals(backend) ? ObjectCommitCheckpoints.s3()
+        : ObjectCommitCheckpoints.local(efs);
+    StreamInput in = new StreamInput(input);
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket);
+        SparkSession spark = SparkSessions.local("concurrent-a", "local[2]", proxied.s3aOptions(),
+            contender.sparkConf())) {
+      String checkpoint = contender.location(proxied, "concurrent/checkpoint");
+      in.addFile(0);
+      inSink = new CountDownLatch(1);
+      release = new CountDownLatch(1);
+      StreamingQuery a = start(spark, input, checkpoint, true);
+      assertTrue(inSink.await(120, TimeUnit.SECONDS), "driver A reached its sink in batch 0");
+
+      Process b = secondDriver(input, checkpoint, proxied.s3aOptions(), contender.sparkConf(), efs);
+      assertTrue(b.waitFor(180, TimeUnit.SECONDS), "driver B finished");
+      String bOut = Files.readString(efs.resolve("driver-b.out"));
+      assertEquals(0, b.exitValue(), "driver B ran batch 0 and committed it:\n" + bOut);
+
+      release.countDown();
+      Throwable failure = null;
+      try {
+        a.awaitTermination(120_000);
+      } catch (Exception e) {
+        failure = e;
+      }
+      a.stop();
+      assertNotNull(failure, "driver A fails");
+      String message = messages(failure);
+      // Spark's concurrent-use errors: the log entry exists when A checks (CONCURRENT_STREAM_LOG_UPDATE), or A's
+      // exclusive create of it is refused (multiStreamingQueriesUsingPathConcurrently).
+      assertTrue(message.contains("Multiple streaming jobs detected for 0")
+          || message.contains("Multiple streaming queries are concurrently using"), message);
+
+      OUTPUT.clear();
+      in.addFile(1);
+      StreamingQuery c = start(spark, input, checkpoint, false);
+      c.processAllAvailable();
+      c.stop();
+      assertEquals(StreamInput.expectedCounts(2), lastCounts(), "the checkpoint is intact");
+    }
+  }
+
+  private static Process secondDriver(Path input, String checkpoint, Map<String, String> s3a,
+      Map<String, String> sparkConf, Path dir) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty") || arg.startsWith("-XX:+Ignore")) {
+        cmd.add(arg);
+      }
+    }
+    cmd.add("-Xmx1g");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(SecondDriver.class.getName());
+    cmd.add(input.toString());
+    cmd.add(checkpoint);
+    s3a.forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
+    sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("driver-b.out").toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    return pb.start();
+  }
+
+  private static String messages(Throwable t) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      b.append(c.getMessage()).append(" | ");
+    }
+    return b.toString();
+  }
+
+  private static StreamingQuery start(SparkSession spark, Path input, String checkpoint, boolean hold)
+      throws Exception {
+    Dataset<Row> counts = spark.readStream().schema("value LONG").csv(input.toString())
+        .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count();
+    return counts.writeStream().outputMode("complete").option("checkpointLocation", checkpoint)
+        .foreachBatch((Dataset<Row> batch, Long id) -> {
+          for (Row r : batch.collectAsList()) {
+            OUTPUT.add(new long[] {id, r.getInt(0), r.getLong(1)});
+          }
+          if (hold && id == 0) {
+            inSink.countDown();
+            release.await(300, TimeUnit.SECONDS);
+          }
+        }).start();
+  }
+
+  private static Map<Integer, Long> lastCounts() {
+    Map<Integer, Long> m = new TreeMap<>();
+    synchronized (OUTPUT) {
+      long last = OUTPUT.get(OUTPUT.size() - 1)[0];
+      OUTPUT.stream().filter(r -> r[0] == last).forEach(r -> m.put((int) r[1], r[2]));
+    }
+    return m;
+  }
+}

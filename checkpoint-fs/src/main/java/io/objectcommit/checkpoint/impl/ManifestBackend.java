@@ -184,13 +184,17 @@ public final class ManifestBackend implements Backend {
     return true;
   }
 
-  /** Creates the missing directories along {@code comps[0..n)}; returns the last one's id. */
+  /**
+   * Creates the missing directories along {@code comps[0..n)}; returns the last one's id. Writes need no fresh
+   * reads: cached manifests are used as they are, and a stale one only makes a conditional write fail, after
+   * which it is read again (a directory created meanwhile by someone else is then found and used).
+   */
   String mkdirsAndGetId(List<String> comps, int n, Path path) throws IOException {
     String id = DirManifest.ROOT_ID;
     for (int i = 0; i < n; i++) {
       String name = comps.get(i);
       String parentPath = pathString(comps, i);
-      ManifestStore.Cached c = manifests.get(id, parentPath, ancestorTtlMs);
+      ManifestStore.Cached c = manifests.get(id, parentPath, Long.MAX_VALUE);
       Entry e = c.manifest.entries.get(name);
       if (e == null) {
         String newId = UUID.randomUUID().toString();
@@ -234,7 +238,8 @@ public final class ManifestBackend implements Backend {
       parentId = resolve(comps, comps.size() - 1).id;
     }
     String parentPath = pathString(comps, comps.size() - 1);
-    Entry existing = manifests.get(parentId, parentPath, manifestTtlMs).manifest.entries.get(name);
+    // An early answer from the cached listing; the conditional write at close is the check that counts.
+    Entry existing = manifests.get(parentId, parentPath, Long.MAX_VALUE).manifest.entries.get(name);
     if (existing != null && (existing.isDir() || !overwrite)) {
       throw new FileAlreadyExistsException(path + (existing.isDir() ? " is a directory" : " already exists"));
     }

@@ -82,8 +82,8 @@ final class ProxyConnection implements Runnable {
     if (op == S3Operation.GET || op == S3Operation.HEAD) {
       if (state.negativelyCached(path, plan)) {
         LOG.debug("proxy: negative-cached 404 for {}", s3);
-        sendNotFound(s3, out, clientClose);
         proxy.counter().record(op, 404);
+        sendNotFound(s3, out, clientClose);
         return !clientClose;
       }
       Optional<StoredObject> stale = state.staleVersion(path, plan);
@@ -168,6 +168,9 @@ final class ProxyConnection implements Runnable {
       if (close) {
         resp.set("Connection", "close");
       }
+      // Counted before the client sees the response: a test reading the counts right after its request
+      // returned must find it.
+      proxy.counter().record(op, status);
       if (body != null) {
         resp.remove("Transfer-Encoding");
         if (!noBody) {
@@ -188,7 +191,6 @@ final class ProxyConnection implements Runnable {
         }
       }
       out.flush();
-      proxy.counter().record(op, status);
       return !close;
     }
   }

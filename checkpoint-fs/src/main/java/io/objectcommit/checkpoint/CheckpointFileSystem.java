@@ -68,8 +68,9 @@ public class CheckpointFileSystem extends FileSystem {
     if ("local".equals(kind)) {
       String root = r.get(CheckpointConstants.LOCAL_ROOT, null);
       if (root == null) {
-        throw new IllegalArgumentException(scheme + "://" + authority + "/ uses the local backend but "
-            + r.effectiveKey(CheckpointConstants.LOCAL_ROOT) + " is not set (the EFS/NFS mount directory)");
+        throw new IllegalArgumentException(scheme + "://" + authority + "/ uses the local backend but neither "
+            + CheckpointConstants.LOCAL_ROOT + " nor " + ConfigReader.perBucketKey(CheckpointConstants.LOCAL_ROOT,
+            authority) + " is set (the EFS/NFS mount directory)");
       }
       return LocalPathBackend.open(authority, Paths.get(root),
           r.get(CheckpointConstants.LOCAL_FS_TYPE, CheckpointConstants.LOCAL_FS_TYPE_DEFAULT),

@@ -19,6 +19,8 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
 import org.slf4j.Logger;
@@ -35,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * appears whole and at once when its stream is closed, and {@code create(path, false)} is an atomic exclusive
  * create.
  */
-public class CheckpointFileSystem extends FileSystem {
+public class CheckpointFileSystem extends FileSystem implements IOStatisticsSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointFileSystem.class);
 
@@ -101,6 +103,12 @@ public class CheckpointFileSystem extends FileSystem {
   /** The backend serving this authority. */
   public Backend backend() {
     return backend;
+  }
+
+  /** Requests sent by this instance's backend, per operation (see fs-core's statistic names). */
+  @Override
+  public IOStatistics getIOStatistics() {
+    return backend == null ? null : backend.statistics();
   }
 
   @Override

@@ -22,7 +22,9 @@ public final class DirManifest extends JsonRecord {
 
   public static final String TYPE = "objectcommit.checkpoint.dir";
   public static final int VERSION = 1;
-  public static final JsonRecordCodec<DirManifest> CODEC = new JsonRecordCodec<>(DirManifest.class, TYPE, 1, VERSION);
+  /** Compact JSON: manifests of large directories are rewritten at every change. */
+  public static final JsonRecordCodec<DirManifest> CODEC = new JsonRecordCodec<>(DirManifest.class, TYPE, 1, VERSION,
+      false);
 
   /** The id of the root directory's manifest. */
   public static final String ROOT_ID = "root";

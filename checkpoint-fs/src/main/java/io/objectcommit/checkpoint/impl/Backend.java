@@ -35,6 +35,11 @@ public interface Backend extends Closeable {
 
   boolean rename(Path src, Path dst) throws IOException;
 
+  /** Request statistics of the backend's store (empty for backends without one). */
+  default org.apache.hadoop.fs.statistics.IOStatistics statistics() {
+    return org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding.emptyStatistics();
+  }
+
   /** The backend and where it keeps data, for messages. */
   String describe();
 

@@ -359,6 +359,27 @@ public final class LocalPathBackend implements Backend {
     return p.normalize().startsWith(root);
   }
 
+  /** Deletes temporary files of writers that died, older than {@code minAgeMs}; returns their paths. */
+  public List<String> removeStaleTemporaryFiles(long minAgeMs, boolean dryRun, java.io.PrintStream out)
+      throws IOException {
+    long cutoff = System.currentTimeMillis() - minAgeMs;
+    List<String> stale = new ArrayList<>();
+    try (Stream<java.nio.file.Path> s = Files.walk(root)) {
+      for (java.nio.file.Path p : s.collect(Collectors.toList())) {
+        String name = p.getFileName().toString();
+        if (name.startsWith(".") && name.endsWith(TMP_SUFFIX)
+            && Files.getLastModifiedTime(p).toMillis() < cutoff) {
+          stale.add(p.toString());
+          out.println((dryRun ? "would delete " : "delete ") + p);
+          if (!dryRun) {
+            Files.deleteIfExists(p);
+          }
+        }
+      }
+    }
+    return stale;
+  }
+
   @Override
   public String describe() {
     return "local-path backend ckpt://" + authority + "/ -> " + root;

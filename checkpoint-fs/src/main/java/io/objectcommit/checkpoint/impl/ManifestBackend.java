@@ -53,6 +53,10 @@ public final class ManifestBackend implements Backend {
     this.owner = owner;
   }
 
+  String prefix() {
+    return prefix;
+  }
+
   ManifestStore manifests() {
     return manifests;
   }
@@ -373,6 +377,11 @@ public final class ManifestBackend implements Backend {
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     return new ManifestRename(this).rename(src, dst);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.statistics.IOStatistics statistics() {
+    return store.getIOStatistics();
   }
 
   @Override

@@ -22,15 +22,22 @@ import java.util.Objects;
 public final class JsonRecordCodec<T extends JsonRecord> {
 
   private static final ObjectMapper MAPPER = new ObjectMapper()
-      .configure(SerializationFeature.INDENT_OUTPUT, true)
       .configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true);
 
   private final Class<T> recordClass;
   private final String type;
   private final int minVersion;
   private final int maxVersion;
+  private final boolean pretty;
 
+  /** A codec writing indented JSON, for records people read. */
   public JsonRecordCodec(Class<T> recordClass, String type, int minVersion, int maxVersion) {
+    this(recordClass, type, minVersion, maxVersion, true);
+  }
+
+  /** @param pretty indented JSON (records people read) or compact (large records rewritten often) */
+  public JsonRecordCodec(Class<T> recordClass, String type, int minVersion, int maxVersion, boolean pretty) {
+    this.pretty = pretty;
     this.recordClass = Objects.requireNonNull(recordClass, "recordClass");
     this.type = Objects.requireNonNull(type, "type");
     if (minVersion < 1 || maxVersion < minVersion) {
@@ -50,7 +57,8 @@ public final class JsonRecordCodec<T extends JsonRecord> {
       throw new IllegalArgumentException("record of type " + record.getType() + " given to the codec of " + type);
     }
     record.validate();
-    return MAPPER.writeValueAsBytes(record);
+    return pretty ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(record)
+        : MAPPER.writeValueAsBytes(record);
   }
 
   /**

@@ -177,6 +177,11 @@ public final class ConfigReader {
         + expected);
   }
 
+  /** Parses a duration such as {@code 500}, {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h} into milliseconds. */
+  public static long parseDuration(String v) {
+    return parseDurationMs(v);
+  }
+
   static long parseDurationMs(String v) {
     String s = v.trim().toLowerCase(Locale.ROOT);
     int i = 0;

@@ -1,0 +1,139 @@
+package io.objectcommit.checkpoint.impl;
+
+import io.objectcommit.checkpoint.files.DirManifest;
+import io.objectcommit.checkpoint.files.DirManifest.Entry;
+import io.objectcommit.fs.ListPage;
+import io.objectcommit.fs.ObjectInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Housekeeping of the S3 backend's namespace: the logical tree, a verification of every manifest and data
+ * object, and garbage collection of objects no manifest refers to. Only garbage collection lists the bucket; it
+ * never touches an object that does not look like one of ours.
+ */
+public final class ManifestInspector {
+
+  /** Data objects end with "~" and 16 hex digits. */
+  static final Pattern DATA_KEY = Pattern.compile(".*~[0-9a-f]{16}$");
+
+  private final ManifestBackend backend;
+
+  public ManifestInspector(ManifestBackend backend) {
+    this.backend = backend;
+  }
+
+  /** Totals of a walk. */
+  public static final class Summary {
+    public long directories;
+    public long files;
+    public long bytes;
+    public final List<String> problems = new ArrayList<>();
+  }
+
+  /** Prints the tree under {@code path} (one line per entry: size or "dir", path) and returns the totals. */
+  public Summary list(String path, PrintStream out) throws IOException {
+    List<String> comps = ManifestBackend.components(new org.apache.hadoop.fs.Path(path));
+    ManifestBackend.Dir dir = backend.resolve(comps, comps.size());
+    Summary s = new Summary();
+    walk(dir.id, dir.path, s, out, false);
+    return s;
+  }
+
+  /**
+   * Reads every manifest under {@code path} (each is validated on load) and checks that every file's data object
+   * exists with the recorded size (one HEAD per file).
+   */
+  public Summary verify(String path, PrintStream out) throws IOException {
+    List<String> comps = ManifestBackend.components(new org.apache.hadoop.fs.Path(path));
+    ManifestBackend.Dir dir = backend.resolve(comps, comps.size());
+    Summary s = new Summary();
+    walk(dir.id, dir.path, s, out, true);
+    return s;
+  }
+
+  private void walk(String dirId, String path, Summary s, PrintStream out, boolean check) throws IOException {
+    s.directories++;
+    DirManifest m = backend.manifests().get(dirId, path, 0).manifest;
+    for (Map.Entry<String, Entry> e : m.entries.entrySet()) {
+      String child = ("/".equals(path) ? "" : path) + "/" + e.getKey();
+      Entry v = e.getValue();
+      if (v.isDir()) {
+        if (out != null && !check) {
+          out.printf("%12s  %s/%n", "dir", child);
+        }
+        walk(v.id, child, s, out, check);
+      } else {
+        s.files++;
+        s.bytes += v.size;
+        if (out != null && !check) {
+          out.printf("%12d  %s%n", v.size, child);
+        }
+        if (check) {
+          java.util.Optional<ObjectInfo> data = backend.store().head(v.data);
+          if (data.isEmpty()) {
+            s.problems.add(child + ": data object " + backend.store().pathOf(v.data) + " is missing");
+          } else if (data.get().size() != v.size) {
+            s.problems.add(child + ": data object " + v.data + " has " + data.get().size() + " bytes, manifest says "
+                + v.size);
+          }
+        }
+      }
+    }
+  }
+
+  /** Every key the namespace refers to: manifests of reachable directories and data objects of their files. */
+  private Set<String> referenced() throws IOException {
+    Set<String> keys = new HashSet<>();
+    collect(DirManifest.ROOT_ID, "/", keys);
+    return keys;
+  }
+
+  private void collect(String dirId, String path, Set<String> keys) throws IOException {
+    keys.add(backend.manifests().manifestKey(dirId));
+    for (Map.Entry<String, Entry> e : backend.manifests().get(dirId, path, 0).manifest.entries.entrySet()) {
+      if (e.getValue().isDir()) {
+        collect(e.getValue().id, path + e.getKey() + "/", keys);
+      } else {
+        keys.add(e.getValue().data);
+      }
+    }
+  }
+
+  /**
+   * Deletes data objects and manifests that no reachable manifest refers to and that are older than
+   * {@code minAgeMs} (objects of writes still in flight are young). Lists the namespace prefix: housekeeping only.
+   *
+   * @return the keys deleted (or that would be, with {@code dryRun})
+   */
+  public List<String> collectGarbage(long minAgeMs, boolean dryRun, PrintStream out) throws IOException {
+    Set<String> live = referenced();
+    long cutoff = System.currentTimeMillis() - minAgeMs;
+    String manifests = backend.manifests().manifestsPrefix();
+    List<String> garbage = new ArrayList<>();
+    String token = null;
+    do {
+      ListPage page = backend.store().list(backend.prefix(), null, token, 1000);
+      for (ObjectInfo o : page.objects()) {
+        boolean ours = o.key().startsWith(manifests) || DATA_KEY.matcher(o.key()).matches();
+        if (ours && !live.contains(o.key()) && o.lastModified() < cutoff) {
+          garbage.add(o.key());
+          if (out != null) {
+            out.println((dryRun ? "would delete " : "delete ") + backend.store().pathOf(o.key()));
+          }
+        }
+      }
+      token = page.nextToken().orElse(null);
+    } while (token != null);
+    if (!dryRun && !garbage.isEmpty()) {
+      backend.store().deleteBatch(garbage);
+    }
+    return garbage;
+  }
+}

@@ -46,6 +46,36 @@ public final class ObjectCommitCheckpoints {
     };
   }
 
+  /**
+   * {@code ckpt://<bucket>/...} on the S3 manifest backend with Spark's own default checkpoint manager (the
+   * FileContext-based one, which writes a temporary file and renames it): only the two {@code fs.*.impl} settings.
+   */
+  public static CheckpointContender s3WithSparkDefaultManager() {
+    return new CheckpointContender() {
+      @Override
+      public String name() {
+        return "ckpt:// S3 manifest backend, Spark's default checkpoint manager";
+      }
+
+      @Override
+      public String location(ProxiedBucket bucket, String relative) {
+        return s3().location(bucket, relative);
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        Map<String, String> m = common();
+        m.remove("spark.sql.streaming.checkpointFileManagerClass");
+        return m;
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
+  }
+
   /** {@code ckpt://efs/...} on the local-path backend rooted at {@code root} (the EFS/NFS stand-in). */
   public static CheckpointContender local(Path root) {
     return new CheckpointContender() {

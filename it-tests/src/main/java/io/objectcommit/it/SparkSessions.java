@@ -14,9 +14,18 @@ public final class SparkSessions {
    * {@code fs.s3a.*} settings, plus whatever the caller adds).
    */
   public static SparkSession local(String appName, Map<String, String> hadoopOptions) {
+    return local(appName, "local[2]", hadoopOptions, Map.of());
+  }
+
+  /**
+   * A session on {@code master} (for example {@code local[2,2]}, which retries a failed task once) with the
+   * Hadoop options and extra Spark settings given.
+   */
+  public static SparkSession local(String appName, String master, Map<String, String> hadoopOptions,
+      Map<String, String> sparkConf) {
     SparkSession.Builder b = SparkSession.builder()
         .appName(appName)
-        .master("local[2]")
+        .master(master)
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
@@ -25,6 +34,7 @@ public final class SparkSessions {
         // Every test session gets its own FileSystem instances, so that one test's settings never leak.
         .config("spark.hadoop.fs.s3a.impl.disable.cache", "true");
     hadoopOptions.forEach((k, v) -> b.config("spark.hadoop." + k, v));
+    sparkConf.forEach(b::config);
     return b.getOrCreate();
   }
 }

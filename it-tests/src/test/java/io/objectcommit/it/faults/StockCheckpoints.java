@@ -1,0 +1,35 @@
+package io.objectcommit.it.faults;
+
+import java.util.Map;
+
+/** Checkpointing as a Spark 3.5 user has it without us. */
+public final class StockCheckpoints {
+
+  private StockCheckpoints() {
+  }
+
+  /** {@code s3a://} with Spark's default manager (FileContext-based; rename = copy + delete on S3A). */
+  public static CheckpointContender s3aDefault() {
+    return new CheckpointContender() {
+      @Override
+      public String name() {
+        return "s3a:// with Spark's default checkpoint manager";
+      }
+
+      @Override
+      public String location(ProxiedBucket bucket, String relative) {
+        return bucket.bucket().s3a(relative);
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        return Map.of();
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
+  }
+}

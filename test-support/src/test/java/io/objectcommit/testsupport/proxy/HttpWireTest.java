@@ -1,0 +1,79 @@
+package io.objectcommit.testsupport.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HttpWireTest {
+
+  private static ByteArrayInputStream in(String s) {
+    return new ByteArrayInputStream(s.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  @Test
+  void readsAHeadAndItsFraming() throws IOException {
+    ByteArrayInputStream in = in("PUT /b/k?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc");
+    HttpHead h = HttpWire.readHead(in);
+    assertEquals("PUT", h.method());
+    assertEquals("/b/k?x=1", h.target());
+    assertEquals(3, h.contentLength());
+    assertEquals("100-continue", h.get("expect"));
+    assertArrayEquals("abc".getBytes(StandardCharsets.US_ASCII), HttpWire.readBody(in, h, false));
+    assertNull(HttpWire.readHead(in), "clean end of stream between requests");
+  }
+
+  @Test
+  void copiesChunkedBodiesVerbatimAndDecodesThem() throws IOException {
+    String chunked = "5;chunk-signature=ab\r\nhello\r\n6\r\n world\r\n0\r\nx-trailer: 1\r\n\r\n";
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    HttpWire.copyChunked(in(chunked + "NEXT"), copy);
+    assertEquals(chunked, copy.toString(StandardCharsets.ISO_8859_1));
+    assertEquals("hello world", new String(HttpWire.readChunked(in(chunked)), StandardCharsets.US_ASCII));
+  }
+
+  @Test
+  void truncatedBodyIsAnError() {
+    assertThrows(EOFException.class, () -> HttpWire.copyExactly(in("ab"), new ByteArrayOutputStream(), 3));
+  }
+
+  @Test
+  void staleResponseHonoursRanges() throws IOException {
+    assertArrayEquals(new long[] {2, 4}, StaleResponse.parseRange("bytes=2-4", 10));
+    assertArrayEquals(new long[] {7, 9}, StaleResponse.parseRange("bytes=-3", 10));
+    assertArrayEquals(new long[] {5, 9}, StaleResponse.parseRange("bytes=5-", 10));
+    assertArrayEquals(new long[] {5, 9}, StaleResponse.parseRange("bytes=5-100", 10));
+    assertNull(StaleResponse.parseRange(null, 10));
+    StoredObject o = new StoredObject("0123456789".getBytes(StandardCharsets.US_ASCII), Map.of("etag", "\"v1\""));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(206, StaleResponse.send(o, false, "bytes=2-4", false, out));
+    String s = out.toString(StandardCharsets.ISO_8859_1);
+    assertEquals("234", s.substring(s.indexOf("\r\n\r\n") + 4));
+    assertEquals(true, s.contains("Content-Range: bytes 2-4/10"));
+  }
+
+  @Test
+  void countsSnapshotAndDifference() {
+    RequestCounter c = new RequestCounter();
+    c.record(S3Operation.PUT, 200);
+    c.record(S3Operation.HEAD, 404);
+    RequestCounts before = c.snapshot();
+    c.record(S3Operation.HEAD, 404);
+    c.record(S3Operation.HEAD, 200);
+    RequestCounts after = c.snapshot();
+    assertEquals(4, after.total());
+    assertEquals(2, after.of(S3Operation.HEAD, 404));
+    assertEquals(1, after.succeeded(S3Operation.HEAD));
+    assertEquals("total=2 HEAD=2(200:1,404:1)", after.minus(before).toString());
+    c.reset();
+    assertEquals(0, c.snapshot().total());
+  }
+}

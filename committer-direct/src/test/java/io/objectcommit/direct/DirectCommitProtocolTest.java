@@ -89,7 +89,7 @@ class DirectCommitProtocolTest {
     assertEquals(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
-    assertEquals(4L, s.getIostatistics().counters().get("task." + OP_PUT));
+    assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

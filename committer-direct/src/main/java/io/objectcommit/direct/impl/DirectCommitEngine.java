@@ -268,8 +268,8 @@ public final class DirectCommitEngine {
       names.add("/" + files.get(i).key);
     }
     s.setFilenames(names);
-    IOStatisticsSnapshot io = new IOStatisticsSnapshot(jobStats.toIOStatistics());
-    taskStats.counters().forEach((k, v) -> io.counters().merge("task." + k, v, Long::sum));
+    SuccessData.Statistics io = SuccessData.Statistics.of(jobStats.toIOStatistics());
+    taskStats.counters().forEach((k, v) -> io.counters.merge("task." + k, v, Long::sum));
     s.setIostatistics(io);
     return s;
   }

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
+import org.apache.hadoop.fs.statistics.MeanStatistic;
 
 /**
  * The {@code _SUCCESS} marker a committer writes when, and only when, a job commit succeeds: JSON with the fields
@@ -14,7 +16,10 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
  *
  * <p>{@code filenames} holds at most a configured number of the committed files (the S3A committers keep 100);
  * {@code metrics.files_committed} always has the full count. {@code iostatistics} carries the store request
- * statistics of the job (a Hadoop {@link IOStatisticsSnapshot}, serialised as S3A does).
+ * statistics of the job in the JSON form of a Hadoop {@link IOStatisticsSnapshot} ({@code counters},
+ * {@code gauges}, {@code minimums}, {@code maximums}, {@code meanstatistics} with {@code samples} and {@code sum}).
+ * It is written by our own mapping, not by the snapshot's Jackson annotations, which Spark's shaded Hadoop
+ * client ({@code hadoop-client-api}) relocates out of Jackson's sight.
  */
 public final class SuccessData extends JsonRecord {
 
@@ -57,7 +62,56 @@ public final class SuccessData extends JsonRecord {
   @JsonProperty("filenames")
   private List<String> filenames = new ArrayList<>();
   @JsonProperty("iostatistics")
-  private IOStatisticsSnapshot iostatistics = new IOStatisticsSnapshot();
+  private Statistics iostatistics = new Statistics();
+
+  /** The JSON form of a Hadoop {@link IOStatisticsSnapshot}. */
+  public static final class Statistics {
+    @JsonProperty("counters")
+    public Map<String, Long> counters = new java.util.TreeMap<>();
+    @JsonProperty("gauges")
+    public Map<String, Long> gauges = new java.util.TreeMap<>();
+    @JsonProperty("minimums")
+    public Map<String, Long> minimums = new java.util.TreeMap<>();
+    @JsonProperty("maximums")
+    public Map<String, Long> maximums = new java.util.TreeMap<>();
+    @JsonProperty("meanstatistics")
+    public Map<String, Mean> meanstatistics = new java.util.TreeMap<>();
+
+    /** A mean: samples and their sum. */
+    public static final class Mean {
+      @JsonProperty("samples")
+      public long samples;
+      @JsonProperty("sum")
+      public long sum;
+    }
+
+    /** Copies Hadoop statistics. */
+    public static Statistics of(IOStatistics io) {
+      Statistics s = new Statistics();
+      s.counters.putAll(io.counters());
+      s.gauges.putAll(io.gauges());
+      s.minimums.putAll(io.minimums());
+      s.maximums.putAll(io.maximums());
+      io.meanStatistics().forEach((k, v) -> {
+        Mean m = new Mean();
+        m.samples = v.getSamples();
+        m.sum = v.getSum();
+        s.meanstatistics.put(k, m);
+      });
+      return s;
+    }
+
+    /** As a Hadoop snapshot. */
+    public IOStatisticsSnapshot toSnapshot() {
+      IOStatisticsSnapshot io = new IOStatisticsSnapshot();
+      io.counters().putAll(counters);
+      io.gauges().putAll(gauges);
+      io.minimums().putAll(minimums);
+      io.maximums().putAll(maximums);
+      meanstatistics.forEach((k, m) -> io.meanStatistics().put(k, new MeanStatistic(m.samples, m.sum)));
+      return io;
+    }
+  }
 
   public SuccessData() {
     super(TYPE, VERSION);
@@ -69,7 +123,8 @@ public final class SuccessData extends JsonRecord {
     check(committer != null && !committer.isEmpty(), "no committer");
     check(jobId != null && !jobId.isEmpty(), "no jobId");
     check(timestamp > 0, "no timestamp");
-    check(filenames != null && metrics != null && diagnostics != null, "missing collections");
+    check(filenames != null && metrics != null && diagnostics != null && iostatistics != null,
+        "missing collections");
   }
 
   public String getName() {
@@ -156,11 +211,16 @@ public final class SuccessData extends JsonRecord {
     this.filenames = new ArrayList<>(filenames);
   }
 
-  public IOStatisticsSnapshot getIostatistics() {
+  public Statistics getIostatistics() {
     return iostatistics;
   }
 
-  public void setIostatistics(IOStatisticsSnapshot iostatistics) {
+  public void setIostatistics(Statistics iostatistics) {
     this.iostatistics = iostatistics;
+  }
+
+  /** Sets the statistics from Hadoop's. */
+  public void setHadoopStatistics(IOStatistics io) {
+    this.iostatistics = Statistics.of(io);
   }
 }

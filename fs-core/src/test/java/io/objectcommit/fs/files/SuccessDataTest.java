@@ -30,7 +30,7 @@ class SuccessDataTest {
     StoreStatistics st = new StoreStatistics();
     st.recordRequest(StoreStatisticNames.OP_PUT, 12, false);
     st.recordRequest(StoreStatisticNames.OP_PUT, 8, false);
-    s.setIostatistics(new org.apache.hadoop.fs.statistics.IOStatisticsSnapshot(st.toIOStatistics()));
+    s.setHadoopStatistics(st.toIOStatistics());
     return s;
   }
 
@@ -49,7 +49,8 @@ class SuccessDataTest {
     SuccessData back = codec.fromBytes(bytes, "s3://b/table/_SUCCESS");
     assertEquals("direct", back.getCommitter());
     assertEquals(2, back.getFilenames().size());
-    assertEquals(2L, back.getIostatistics().counters().get(StoreStatisticNames.OP_PUT));
+    assertEquals(2L, back.getIostatistics().counters.get(StoreStatisticNames.OP_PUT));
+    assertEquals(2L, back.getIostatistics().toSnapshot().meanStatistics().get(StoreStatisticNames.OP_PUT + ".mean").getSamples());
     assertEquals(2L, back.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
   }
 

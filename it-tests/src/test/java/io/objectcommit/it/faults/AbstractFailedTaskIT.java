@@ -10,7 +10,6 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
@@ -134,10 +133,5 @@ public abstract class AbstractFailedTaskIT {
           o.keysAfterFailure);
       verify(o);
     }
-  }
-
-  /** Settings a subclass may need beyond the committer's (none by default). */
-  protected Map<String, String> extraConf() {
-    return Map.of();
   }
 }

@@ -1,0 +1,76 @@
+package io.objectcommit.direct;
+
+/**
+ * Every configuration key of the direct committer, each beside its default. Keys start with {@value #PREFIX}; in
+ * Spark set them as {@code spark.hadoop.<key>}. They are read once per committer into
+ * {@link DirectCommitterOptions}; a bad value fails there, naming the key.
+ */
+public final class DirectCommitterConstants {
+
+  private DirectCommitterConstants() {
+  }
+
+  /** Prefix of the direct committer's keys: {@value}. */
+  public static final String PREFIX = "fs.objectcommit.direct.";
+
+  /**
+   * What to do when the job may run speculative task attempts ({@code spark.speculation}, or Hadoop's
+   * {@code mapreduce.map.speculative} / {@code mapreduce.reduce.speculative} set by the job): {@code fail}
+   * (default) fails the job at setup with a message naming the setting and the alternatives; {@code classic}
+   * logs a WARN and commits this job with the classic committer (Parquet's / Hadoop's FileOutputCommitter,
+   * rename based): {@value}.
+   */
+  public static final String ON_SPECULATION = PREFIX + "on-speculation";
+  public static final String ON_SPECULATION_DEFAULT = "fail";
+  public static final String ON_SPECULATION_FAIL = "fail";
+  public static final String ON_SPECULATION_CLASSIC = "classic";
+
+  /**
+   * Local directory where a task buffers each output file until the file is closed and uploaded; empty means
+   * {@code java.io.tmpdir}: {@value}.
+   */
+  public static final String BUFFER_DIR = PREFIX + "buffer.dir";
+  public static final String BUFFER_DIR_DEFAULT = "";
+
+  /** At most this many committed files are named in {@code _SUCCESS} (all are counted): {@value}. */
+  public static final String SUCCESS_MAX_FILENAMES = PREFIX + "success.max-filenames";
+  public static final int SUCCESS_MAX_FILENAMES_DEFAULT = 100;
+
+  /**
+   * The job's unique id when the engine does not give one (Spark SQL sets
+   * {@value #SPARK_WRITE_JOB_UUID}; otherwise the Hadoop job id is used): {@value}.
+   */
+  public static final String JOB_UUID = PREFIX + "job.uuid";
+
+  /** The write job's UUID that Spark SQL sets in the job configuration: {@value}. */
+  public static final String SPARK_WRITE_JOB_UUID = "spark.sql.sources.writeJobUUID";
+
+  /**
+   * Class of an {@code io.objectcommit.direct.impl.StoreFactory} that opens the object store (tests and wrappers
+   * only); empty: {@code ObjectStores.open}: {@value}.
+   */
+  public static final String STORE_FACTORY = PREFIX + "store.factory";
+  public static final String STORE_FACTORY_DEFAULT = "";
+
+  /**
+   * Set by job setup in the job's configuration (not by users): {@code direct}, or {@code classic} when the
+   * speculation guard chose the fallback, so that every task of the job commits the same way: {@value}.
+   */
+  public static final String INTERNAL_MODE = PREFIX + "internal.mode";
+
+  /** The file system scheme of task work paths (an internal, write-only mapping onto the destination): {@value}. */
+  public static final String WORK_SCHEME = "ocdirect";
+
+  /** Directory under the destination that holds the bookkeeping of uncommitted jobs: {@value}. */
+  public static final String BOOKKEEPING_DIR = "_objectcommit_direct";
+
+  /** Spark's speculation switch, read from the running Spark context: {@value}. */
+  public static final String SPARK_SPECULATION = "spark.speculation";
+
+  /** Hadoop's speculation switches, honoured when the job or site configuration sets them. */
+  public static final String MAP_SPECULATIVE = "mapreduce.map.speculative";
+  public static final String REDUCE_SPECULATIVE = "mapreduce.reduce.speculative";
+
+  /** The committer name written in {@code _SUCCESS}: {@value}. */
+  public static final String COMMITTER_NAME = "objectcommit-direct";
+}

@@ -1,0 +1,41 @@
+package io.objectcommit.direct.files;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.objectcommit.fs.files.JsonRecord;
+import io.objectcommit.fs.files.JsonRecordCodec;
+
+/**
+ * Written by job commit once every task's leftovers are removed and before {@code _SUCCESS}: tells the cleanup
+ * command that the job's files are complete even if the driver died before deleting the bookkeeping.
+ */
+public final class JobMarker extends JsonRecord {
+
+  public static final String TYPE = "io.objectcommit.direct.JobMarker";
+  public static final int VERSION = 1;
+  public static final String COMMITTED = "COMMITTED";
+
+  public static JsonRecordCodec<JobMarker> codec() {
+    return new JsonRecordCodec<>(JobMarker.class, TYPE, 1, VERSION);
+  }
+
+  @JsonProperty("jobId")
+  public String jobId;
+  @JsonProperty("state")
+  public String state = COMMITTED;
+  @JsonProperty("timestamp")
+  public long timestamp;
+  @JsonProperty("tasks")
+  public int tasks;
+  @JsonProperty("files")
+  public long files;
+
+  public JobMarker() {
+    super(TYPE, VERSION);
+  }
+
+  @Override
+  public void validate() {
+    check(jobId != null && !jobId.isEmpty(), "no jobId");
+    check(COMMITTED.equals(state), "unknown state " + state);
+  }
+}

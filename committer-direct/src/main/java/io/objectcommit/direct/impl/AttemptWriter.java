@@ -1,0 +1,336 @@
+package io.objectcommit.direct.impl;
+
+import io.objectcommit.direct.DirectCommitterOptions;
+import io.objectcommit.direct.files.AttemptEntry;
+import io.objectcommit.direct.files.CommittedFile;
+import io.objectcommit.direct.files.FileGroup;
+import io.objectcommit.direct.files.TaskRecord;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.statistics.StoreStatistics;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task attempt's writing: creates output streams onto final keys, declares each new file group in the task
+ * record before uploading its first file, remembers every file uploaded, and commits or aborts the attempt.
+ *
+ * <p>Requests of a task that writes F files in one directory and no earlier attempt: one exclusive PUT of the
+ * task record (the declaration), F uploads, one conditional PUT of the record at commit. An earlier attempt that
+ * crashed costs a GET of the record and one HEAD per file it may have left, at this attempt's commit.
+ */
+public final class AttemptWriter implements Closeable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AttemptWriter.class);
+
+  private final String attemptId;
+  private final String taskName;
+  private final String jobId;
+  private final OutputLocation location;
+  private final ObjectStore store;
+  private final DirectCommitterOptions options;
+  private final TaskRecordHandle record;
+  private final Set<FileGroup> declared = new LinkedHashSet<>();
+  private final Map<String, Long> files = Collections.synchronizedMap(new LinkedHashMap<>());
+  private final Set<DirectOutputStream> open = ConcurrentHashMap.newKeySet();
+  private final boolean taskAttempt;
+  private volatile boolean finished;
+
+  AttemptWriter(String attemptId, String taskName, String jobId, OutputLocation location, ObjectStore store,
+      DirectCommitterOptions options) {
+    this(attemptId, taskName, jobId, location, store, options, true);
+  }
+
+  private AttemptWriter(String attemptId, String taskName, String jobId, OutputLocation location, ObjectStore store,
+      DirectCommitterOptions options, boolean taskAttempt) {
+    this.taskAttempt = taskAttempt;
+    this.attemptId = attemptId;
+    this.taskName = taskName;
+    this.jobId = jobId;
+    this.location = location;
+    this.store = store;
+    this.options = options;
+    this.record = new TaskRecordHandle(store, location.taskRecordKey(jobId, taskName));
+  }
+
+  /**
+   * A writer for job commit's own files (Parquet summary files): no task record, no declarations; the store
+   * stays open when the writer is closed (it is the job commit's).
+   */
+  static AttemptWriter forJobCommit(String jobId, OutputLocation location, ObjectStore store,
+      DirectCommitterOptions options) {
+    return new AttemptWriter("job-commit-" + jobId, "job", jobId, location, store, options, false);
+  }
+
+  public String attemptId() {
+    return attemptId;
+  }
+
+  public OutputLocation location() {
+    return location;
+  }
+
+  ObjectStore store() {
+    return store;
+  }
+
+  /** A new output stream onto a final key; nothing is visible until it is closed, nothing at all if aborted. */
+  public OutputStream create(String key) throws IOException {
+    checkActive();
+    if (!location.isOutputKey(key)) {
+      throw new IOException("Task attempt " + attemptId + " may only write under " + location + ", not to "
+          + store.pathOf(key));
+    }
+    Path dir = options.bufferDir();
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, "objectcommit-direct-", ".buf");
+    DirectOutputStream s = new DirectOutputStream(this, key, tmp);
+    open.add(s);
+    return s;
+  }
+
+  /** Size of a file this attempt uploaded, or -1. */
+  public long sizeOf(String key) {
+    Long s = files.get(key);
+    return s == null ? -1 : s;
+  }
+
+  /** True if the key is a "directory" of this attempt's output: the destination or a prefix of a file. */
+  public boolean isDirectory(String key) {
+    if (key.isEmpty() || location.prefix().equals(key + "/") || location.prefix().startsWith(key + "/")) {
+      return true;
+    }
+    String dir = key.endsWith("/") ? key : key + "/";
+    synchronized (files) {
+      return files.keySet().stream().anyMatch(k -> k.startsWith(dir));
+    }
+  }
+
+  /** Files uploaded so far under a prefix. */
+  public List<String> filesUnder(String prefix) {
+    synchronized (files) {
+      List<String> l = new ArrayList<>();
+      files.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(l::add);
+      return l;
+    }
+  }
+
+  /** Deletes a file this attempt uploaded (a writer's own clean-up); false if it did not upload it. */
+  public boolean delete(String key) throws IOException {
+    if (files.remove(key) == null) {
+      return false;
+    }
+    store.delete(key);
+    return true;
+  }
+
+  /** Called by a stream just before its upload: declares the key's group first, once per group. */
+  synchronized void beforeUpload(String key) throws IOException {
+    checkActive();
+    if (!taskAttempt) {
+      return;
+    }
+    FileGroup g = FileGroup.of(key);
+    if (declared.contains(g)) {
+      return;
+    }
+    List<String> known = snapshotFiles();
+    record.update(current -> {
+      TaskRecord r = current == null ? new TaskRecord(jobId, taskName) : current;
+      fence(r);
+      AttemptEntry e = r.entryOrNew(attemptId);
+      if (!e.groups.contains(g)) {
+        e.groups.add(g);
+      }
+      e.files = known;
+      return r;
+    });
+    declared.add(g);
+  }
+
+  void uploaded(String key, long size) {
+    files.put(key, size);
+  }
+
+  void streamEnded(DirectOutputStream s) {
+    open.remove(s);
+  }
+
+  private void fence(TaskRecord r) throws IOException {
+    if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
+      throw new IOException("Task attempt " + attemptId + " is superseded: attempt " + r.committedAttempt
+          + " already committed task " + taskName + " of job " + jobId + "; refusing to write more output");
+    }
+    AttemptEntry e = r.entry(attemptId).orElse(null);
+    if (e != null && e.state != AttemptEntry.State.WRITING) {
+      throw new IOException("Task attempt " + attemptId + " was " + e.state + "; refusing to write more output");
+    }
+  }
+
+  private List<String> snapshotFiles() {
+    synchronized (files) {
+      return new ArrayList<>(files.keySet());
+    }
+  }
+
+  private void checkActive() throws IOException {
+    if (finished) {
+      throw new IOException("Task attempt " + attemptId + " has already committed or aborted");
+    }
+  }
+
+  /**
+   * Commits the attempt: deletes what earlier attempts of the task left (keys this attempt did not write), then
+   * records this attempt and its files as the task's committed output.
+   */
+  public void commit() throws IOException {
+    checkActive();
+    if (!open.isEmpty()) {
+      throw new IOException("Task attempt " + attemptId + " cannot commit: " + open.size()
+          + " output stream(s) still open: " + open);
+    }
+    Map<String, Long> mine;
+    synchronized (files) {
+      mine = new LinkedHashMap<>(files);
+    }
+    List<FileGroup> groups = new ArrayList<>(declared);
+    record.update(current -> {
+      TaskRecord r = current == null ? new TaskRecord(jobId, taskName) : current;
+      if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
+        throw new IOException("Task " + taskName + " of job " + jobId + " was already committed by attempt "
+            + r.committedAttempt + "; attempt " + attemptId + " may not commit");
+      }
+      Set<String> doomed = new TreeSet<>();
+      for (AttemptEntry e : r.attempts) {
+        if (!e.attempt.equals(attemptId) && e.state == AttemptEntry.State.WRITING) {
+          Set<String> found = Leftovers.of(store, e);
+          doomed.addAll(found);
+          e.state = AttemptEntry.State.SUPERSEDED;
+          // keep what was found: a zombie's later files are probed from after these at job commit
+          e.files = new ArrayList<>(found);
+        }
+      }
+      doomed.removeAll(mine.keySet());
+      Leftovers.delete(store, doomed, "earlier attempts of task " + taskName + " (committing " + attemptId + ")");
+      AttemptEntry me = r.entryOrNew(attemptId);
+      me.state = AttemptEntry.State.COMMITTED;
+      me.groups = groups;
+      me.files = new ArrayList<>(mine.keySet());
+      r.committedAttempt = attemptId;
+      r.committedFiles = new ArrayList<>();
+      mine.forEach((k, size) -> r.committedFiles.add(new CommittedFile(k, size)));
+      r.statistics = new LinkedHashMap<>(statistics().counters());
+      return r;
+    });
+    finished = true;
+    LOG.info("Committed task attempt {}: {} file(s); store: {}", attemptId, mine.size(), statistics());
+  }
+
+  /** Aborts the attempt: open streams upload nothing, uploaded files are deleted (not those of a committed attempt). */
+  public void abort() throws IOException {
+    for (DirectOutputStream s : new ArrayList<>(open)) {
+      s.abort();
+    }
+    if (finished && !attemptCommitted()) {
+      return;
+    }
+    List<String> mine = snapshotFiles();
+    if (declared.isEmpty() && mine.isEmpty()) {
+      finished = true;
+      LOG.info("Aborted task attempt {}: it wrote nothing", attemptId);
+      return;
+    }
+    record.update(current -> {
+      TaskRecord r = current == null ? new TaskRecord(jobId, taskName) : current;
+      Set<String> keep = r.committedAttempt != null && !r.committedAttempt.equals(attemptId) ? r.committedKeys()
+          : Set.of();
+      AttemptEntry me = r.entryOrNew(attemptId);
+      Set<String> doomed = new TreeSet<>(mine);
+      doomed.addAll(me.files);
+      doomed.removeAll(keep);
+      Leftovers.delete(store, doomed, "aborted task attempt " + attemptId);
+      if (attemptId.equals(r.committedAttempt)) {
+        r.committedAttempt = null;
+        r.committedFiles = new ArrayList<>();
+      }
+      me.state = AttemptEntry.State.ABORTED;
+      me.files = new ArrayList<>();
+      return r;
+    });
+    files.clear();
+    finished = true;
+    LOG.info("Aborted task attempt {}: deleted its {} file(s)", attemptId, mine.size());
+  }
+
+  /** Aborts an attempt this JVM did not run: deletes what its entry in the task record accounts for. */
+  void abortFromRecord() throws IOException {
+    record.update(current -> {
+      if (current == null || !current.entry(attemptId).isPresent()) {
+        return null;
+      }
+      TaskRecord r = current;
+      AttemptEntry me = r.entry(attemptId).get();
+      Set<String> doomed = new TreeSet<>(Leftovers.of(store, me));
+      if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
+        doomed.removeAll(r.committedKeys());
+      }
+      Leftovers.delete(store, doomed, "aborted task attempt " + attemptId + " (from its task record)");
+      if (attemptId.equals(r.committedAttempt)) {
+        r.committedAttempt = null;
+        r.committedFiles = new ArrayList<>();
+      }
+      me.state = AttemptEntry.State.ABORTED;
+      me.files = new ArrayList<>();
+      return r;
+    });
+    finished = true;
+  }
+
+  private boolean attemptCommitted() {
+    try {
+      TaskRecord r = record.read();
+      return r != null && attemptId.equals(r.committedAttempt);
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  public StoreStatistics.Snapshot statistics() {
+    return store.statistics().snapshot();
+  }
+
+  /** Removes the attempt from the registry and closes its store. */
+  @Override
+  public void close() throws IOException {
+    AttemptRegistry.unregister(this);
+    if (taskAttempt) {
+      store.close();
+    }
+  }
+
+  void closeQuietly() {
+    try {
+      close();
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing {}: {}", attemptId, e.toString());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "attempt " + attemptId + " of job " + jobId + " writing to " + location;
+  }
+}

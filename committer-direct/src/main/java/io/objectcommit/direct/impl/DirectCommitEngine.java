@@ -1,0 +1,357 @@
+package io.objectcommit.direct.impl;
+
+import io.objectcommit.direct.DirectCommitterConstants;
+import io.objectcommit.direct.DirectCommitterOptions;
+import io.objectcommit.direct.SpeculationNotSupportedException;
+import io.objectcommit.direct.files.CommittedFile;
+import io.objectcommit.direct.files.JobMarker;
+import io.objectcommit.direct.files.TaskRecord;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.files.SuccessData;
+import io.objectcommit.fs.statistics.StoreStatistics;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The direct commit protocol, shared by {@code DirectParquetOutputCommitter} and {@code DirectPathOutputCommitter}:
+ *
+ * <ul>
+ *   <li>job setup: the speculation guard decides between direct and classic for the whole job and records the
+ *       decision in the job configuration; no request;</li>
+ *   <li>task setup: registers the attempt's {@link AttemptWriter}; the work path maps onto the final keys;</li>
+ *   <li>writing: one upload per file on close; the first file of each group is preceded by a declaration in the
+ *       task record;</li>
+ *   <li>task commit: removes earlier attempts' leftovers, records the committed files (one conditional PUT);</li>
+ *   <li>task abort: deletes the attempt's files;</li>
+ *   <li>job commit: reads every task record (one GET per task, found by number and by one LIST of the job's
+ *       bookkeeping), removes leftovers, writes the commit marker and {@code _SUCCESS}, deletes the bookkeeping;</li>
+ *   <li>job abort: deletes every file any task record accounts for, and the bookkeeping.</li>
+ * </ul>
+ */
+public final class DirectCommitEngine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DirectCommitEngine.class);
+
+  /** How a job commits. */
+  public enum Mode {
+    DIRECT, CLASSIC
+  }
+
+  private final OutputLocation location;
+  private final DirectCommitterOptions options;
+  private final StoreFactory stores;
+  private final SpeculationGuard guard;
+  private final String committerName;
+
+  public DirectCommitEngine(Path outputPath, Configuration conf, String committerName) {
+    this(outputPath, conf, committerName, new SpeculationGuard());
+  }
+
+  public DirectCommitEngine(Path outputPath, Configuration conf, String committerName, SpeculationGuard guard) {
+    this.location = OutputLocation.of(outputPath);
+    this.options = DirectCommitterOptions.from(conf);
+    this.stores = StoreFactory.from(options);
+    this.guard = guard;
+    this.committerName = committerName;
+  }
+
+  public OutputLocation location() {
+    return location;
+  }
+
+  public DirectCommitterOptions options() {
+    return options;
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Mode: the speculation guard
+  // ------------------------------------------------------------------------------------------------------------
+
+  /**
+   * The job's mode: as job setup recorded it in the configuration, else decided now by the speculation guard.
+   *
+   * @throws SpeculationNotSupportedException if speculation is on and the options say fail
+   */
+  public Mode mode(Configuration conf) throws SpeculationNotSupportedException {
+    String recorded = conf.getTrimmed(DirectCommitterConstants.INTERNAL_MODE, "");
+    if (!recorded.isEmpty()) {
+      return Mode.valueOf(recorded);
+    }
+    List<String> speculation = guard.enabledBy(conf);
+    if (speculation.isEmpty()) {
+      return Mode.DIRECT;
+    }
+    String message = SpeculationGuard.message(speculation);
+    if (options.onSpeculation() == DirectCommitterOptions.OnSpeculation.CLASSIC) {
+      LOG.warn("{} -- {}={}: this job commits to {} with the classic committer instead", message,
+          DirectCommitterConstants.ON_SPECULATION, DirectCommitterConstants.ON_SPECULATION_CLASSIC, location);
+      return Mode.CLASSIC;
+    }
+    LOG.error(message);
+    throw new SpeculationNotSupportedException(message);
+  }
+
+  /** Job setup: decides the mode and records it (and the work file system) in the job configuration. */
+  public Mode setupJob(JobContext job) throws IOException {
+    Configuration conf = job.getConfiguration();
+    conf.unset(DirectCommitterConstants.INTERNAL_MODE);
+    Mode mode = mode(conf);
+    conf.set(DirectCommitterConstants.INTERNAL_MODE, mode.name());
+    conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
+    if (mode == Mode.DIRECT) {
+      JobIds id = JobIds.resolve(conf, job.getJobID());
+      LOG.info("Job {}: direct commit to {} ({})", id, location, options);
+    }
+    return mode;
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Tasks
+  // ------------------------------------------------------------------------------------------------------------
+
+  /** Registers the attempt's writer (opens the store; no request). */
+  public AttemptWriter setupTask(TaskAttemptContext task) throws IOException {
+    AttemptWriter existing = AttemptRegistry.get(task.getTaskAttemptID().toString());
+    if (existing != null && existing.location().bucket().equals(location.bucket())) {
+      return existing;
+    }
+    AttemptWriter w = newWriter(task);
+    AttemptRegistry.register(w);
+    return w;
+  }
+
+  private AttemptWriter newWriter(TaskAttemptContext task) throws IOException {
+    Configuration conf = task.getConfiguration();
+    conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
+    JobIds id = JobIds.resolve(conf, task.getJobID());
+    return new AttemptWriter(task.getTaskAttemptID().toString(), OutputLocation.taskName(task.getTaskAttemptID()),
+        id.id(), location, stores.open(location.bucket(), conf), options);
+  }
+
+  public Path workPath(TaskAttemptContext task) {
+    return location.workPath(task.getTaskAttemptID().toString());
+  }
+
+  /** Commits the attempt; on failure the writer stays registered for the abortTask that follows. */
+  public void commitTask(TaskAttemptContext task) throws IOException {
+    AttemptWriter w = setupTask(task);
+    w.commit();
+    w.close();
+  }
+
+  /**
+   * Aborts the attempt. When this JVM has no writer for it (a task set up elsewhere), what the task record says
+   * the attempt declared is deleted instead.
+   */
+  public void abortTask(TaskAttemptContext task) throws IOException {
+    AttemptWriter w = AttemptRegistry.get(task.getTaskAttemptID().toString());
+    if (w != null) {
+      try {
+        w.abort();
+      } finally {
+        w.close();
+      }
+      return;
+    }
+    try (AttemptWriter orphan = newWriter(task)) {
+      orphan.abortFromRecord();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Job commit and abort
+  // ------------------------------------------------------------------------------------------------------------
+
+  /** What job commit found, for the committers' own additions (Parquet summary files). */
+  public static final class CommittedJob {
+    public final String jobId;
+    public final List<CommittedFile> files;
+    public final ObjectStore store;
+
+    CommittedJob(String jobId, List<CommittedFile> files, ObjectStore store) {
+      this.jobId = jobId;
+      this.files = files;
+      this.store = store;
+    }
+  }
+
+  /** A step a committer adds to job commit, after leftovers are removed and before {@code _SUCCESS}. */
+  public interface BeforeSuccess {
+    void run(CommittedJob job) throws IOException;
+  }
+
+  public void commitJob(JobContext job, BeforeSuccess beforeSuccess) throws IOException {
+    Configuration conf = job.getConfiguration();
+    JobIds id = JobIds.resolve(conf, job.getJobID());
+    long start = System.currentTimeMillis();
+    try (ObjectStore store = stores.open(location.bucket(), conf)) {
+      Map<String, TaskRecord> records = JobBookkeeping.all(store, location, id.id());
+      Set<String> leftovers = new TreeSet<>();
+      List<CommittedFile> files = new ArrayList<>();
+      IOStatisticsSnapshot taskStats = new IOStatisticsSnapshot();
+      int uncommitted = 0;
+      for (TaskRecord r : records.values()) {
+        if (r.committedAttempt == null) {
+          uncommitted++;
+          leftovers.addAll(JobBookkeeping.everything(store, r));
+        } else {
+          leftovers.addAll(JobBookkeeping.leftovers(store, r));
+          files.addAll(r.committedFiles);
+          r.statistics.forEach((k, v) -> taskStats.counters().merge(k, v, Long::sum));
+        }
+      }
+      if (uncommitted > 0) {
+        LOG.warn("Job {}: {} task(s) have output but never committed; their files are deleted", id, uncommitted);
+      }
+      Leftovers.delete(store, leftovers, "uncommitted task attempts of job " + id.id());
+      if (beforeSuccess != null) {
+        beforeSuccess.run(new CommittedJob(id.id(), files, store));
+      }
+      JobMarker marker = new JobMarker();
+      marker.jobId = id.id();
+      marker.timestamp = System.currentTimeMillis();
+      marker.tasks = records.size();
+      marker.files = files.size();
+      JobMarker.codec().save(store, location.jobMarkerKey(id.id()), marker, WriteCondition.none());
+      StoreStatistics.Snapshot jobStats = store.statistics().snapshot();
+      SuccessData success = success(id, records.size(), files, leftovers.size(), start, taskStats, jobStats);
+      SuccessData.codec().save(store, location.successKey(), success, WriteCondition.none());
+      List<String> bookkeeping = new ArrayList<>(records.keySet());
+      bookkeeping.add(location.jobMarkerKey(id.id()));
+      store.deleteBatch(bookkeeping);
+      LOG.info("Job {} committed to {}: {} task(s), {} file(s), {} leftover(s) removed; job commit store requests:"
+          + " {}", id, location, records.size(), files.size(), leftovers.size(), store.statistics().snapshot());
+    }
+  }
+
+  private SuccessData success(JobIds id, int tasks, List<CommittedFile> files, int leftovers, long start,
+      IOStatisticsSnapshot taskStats, StoreStatistics.Snapshot jobStats) {
+    SuccessData s = new SuccessData();
+    long now = System.currentTimeMillis();
+    s.setTimestamp(now);
+    s.setDate(new Date(now).toString());
+    s.setHostname(hostname());
+    s.setCommitter(DirectCommitterConstants.COMMITTER_NAME);
+    s.setDescription(committerName + " committed " + files.size() + " file(s) of " + tasks + " task(s) to "
+        + location);
+    s.setJobId(id.id());
+    s.setJobIdSource(id.source());
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    metrics.put(SuccessData.METRIC_FILES_COMMITTED, (long) files.size());
+    metrics.put(SuccessData.METRIC_BYTES_COMMITTED, files.stream().mapToLong(f -> f.size).sum());
+    metrics.put("tasks_committed", (long) tasks);
+    metrics.put("leftover_files_deleted", (long) leftovers);
+    metrics.put("job_commit_duration_ms", now - start);
+    s.setMetrics(metrics);
+    Map<String, String> diagnostics = new LinkedHashMap<>();
+    diagnostics.put("destination", location.toString());
+    diagnostics.put(DirectCommitterConstants.ON_SPECULATION, options.onSpeculation().name().toLowerCase());
+    s.setDiagnostics(diagnostics);
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < files.size() && i < options.successMaxFilenames(); i++) {
+      names.add("/" + files.get(i).key);
+    }
+    s.setFilenames(names);
+    SuccessData.Statistics io = SuccessData.Statistics.of(jobStats.toIOStatistics());
+    taskStats.counters().forEach((k, v) -> io.counters.merge("task." + k, v, Long::sum));
+    s.setIostatistics(io);
+    return s;
+  }
+
+  private static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /** Deletes every file of the job that its task records account for, its {@code _SUCCESS} if any, and the records. */
+  public void abortJob(JobContext job) throws IOException {
+    JobIds id = JobIds.resolve(job.getConfiguration(), job.getJobID());
+    try (ObjectStore store = stores.open(location.bucket(), job.getConfiguration())) {
+      int n = cleanup(store, id.id(), false);
+      LOG.info("Job {} aborted: {} object(s) of it deleted from {}; store requests: {}", id, n, location,
+          store.statistics().snapshot());
+    }
+  }
+
+  /**
+   * Removes a job's files and bookkeeping (job abort, and the cleanup command).
+   *
+   * @param keepIfCommitted when the job's commit marker exists, keep its files and remove only the bookkeeping
+   * @return the number of objects deleted
+   */
+  public int cleanup(ObjectStore store, String jobId, boolean keepIfCommitted) throws IOException {
+    boolean committed = false;
+    if (keepIfCommitted) {
+      try {
+        JobMarker.codec().load(store, location.jobMarkerKey(jobId));
+        committed = true;
+      } catch (FileNotFoundException e) {
+        committed = false;
+      }
+    }
+    Map<String, TaskRecord> records = JobBookkeeping.all(store, location, jobId);
+    Set<String> doomed = new TreeSet<>();
+    if (!committed) {
+      for (TaskRecord r : records.values()) {
+        doomed.addAll(JobBookkeeping.everything(store, r));
+      }
+      try {
+        SuccessData s = SuccessData.codec().load(store, location.successKey());
+        if (jobId.equals(s.getJobId())) {
+          doomed.add(location.successKey());
+        }
+      } catch (FileNotFoundException e) {
+        // none
+      } catch (IOException e) {
+        LOG.warn("{}: not read ({}); left in place", store.pathOf(location.successKey()), e.toString());
+      }
+    } else {
+      LOG.info("Job {} had committed (marker {} present): keeping its files, removing its bookkeeping", jobId,
+          store.pathOf(location.jobMarkerKey(jobId)));
+    }
+    Leftovers.delete(store, doomed, "job " + jobId);
+    Set<String> bookkeeping = new TreeSet<>(records.keySet());
+    bookkeeping.addAll(JobBookkeeping.list(store, location.jobPrefix(jobId)));
+    bookkeeping.add(location.jobMarkerKey(jobId));
+    store.deleteBatch(bookkeeping);
+    return doomed.size();
+  }
+
+  /** Job ids with bookkeeping under the destination (uncommitted, or whose commit did not finish). */
+  public List<String> pendingJobs(ObjectStore store) throws IOException {
+    Set<String> ids = new TreeSet<>();
+    String root = location.bookkeepingRoot();
+    for (String k : JobBookkeeping.list(store, root)) {
+      String rest = k.substring(root.length());
+      int slash = rest.indexOf('/');
+      if (slash > 0) {
+        ids.add(rest.substring(0, slash));
+      }
+    }
+    return new ArrayList<>(ids);
+  }
+
+  /** Opens the destination's store (the cleanup command). */
+  public ObjectStore openStore(Configuration conf) throws IOException {
+    return stores.open(location.bucket(), conf);
+  }
+}

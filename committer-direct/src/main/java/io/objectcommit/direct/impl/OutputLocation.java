@@ -1,0 +1,129 @@
+package io.objectcommit.direct.impl;
+
+import static io.objectcommit.direct.DirectCommitterConstants.BOOKKEEPING_DIR;
+import static io.objectcommit.direct.DirectCommitterConstants.WORK_SCHEME;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+
+/**
+ * Where a job writes: the bucket and key prefix of the destination, and the keys of everything the committer
+ * writes there.
+ *
+ * <pre>
+ *   prefix/part-...                                       output files (final keys, written by tasks)
+ *   prefix/_SUCCESS                                       written by job commit only
+ *   prefix/_objectcommit_direct/JOB/tasks/m-000003.json   one record per task (removed by job commit/abort)
+ *   prefix/_objectcommit_direct/JOB/job.json              commit marker (removed with the records)
+ * </pre>
+ *
+ * A task's work path is {@code ocdirect://bucket/ATTEMPT/prefix}: the writers' paths under it map onto the final
+ * keys {@code prefix/...}, and the first path segment tells the write-only work file system which attempt writes.
+ */
+public final class OutputLocation {
+
+  private static final Set<String> SCHEMES = Set.of("s3a", "s3", "s3n");
+
+  private final Path destination;
+  private final String bucket;
+  private final String prefix;
+
+  private OutputLocation(Path destination, String bucket, String prefix) {
+    this.destination = destination;
+    this.bucket = bucket;
+    this.prefix = prefix;
+  }
+
+  /**
+   * The location of an output path.
+   *
+   * @throws IllegalArgumentException for a path that is not on S3 ({@code s3a://}, {@code s3://}, {@code s3n://})
+   */
+  public static OutputLocation of(Path destination) {
+    URI uri = destination.toUri();
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!SCHEMES.contains(scheme) || uri.getAuthority() == null) {
+      throw new IllegalArgumentException("The direct committer writes to S3 only (s3a://bucket/path), not to "
+          + destination);
+    }
+    String key = uri.getPath() == null ? "" : uri.getPath();
+    while (key.startsWith("/")) {
+      key = key.substring(1);
+    }
+    while (key.endsWith("/")) {
+      key = key.substring(0, key.length() - 1);
+    }
+    return new OutputLocation(destination, uri.getAuthority(), key.isEmpty() ? "" : key + "/");
+  }
+
+  public Path destination() {
+    return destination;
+  }
+
+  public String bucket() {
+    return bucket;
+  }
+
+  /** The key prefix of the destination: empty (bucket root) or ending with '/'. */
+  public String prefix() {
+    return prefix;
+  }
+
+  /** Prefix of all bookkeeping of all jobs under this destination. */
+  public String bookkeepingRoot() {
+    return prefix + BOOKKEEPING_DIR + "/";
+  }
+
+  /** Prefix of one job's bookkeeping. */
+  public String jobPrefix(String jobId) {
+    return bookkeepingRoot() + jobId + "/";
+  }
+
+  public String tasksPrefix(String jobId) {
+    return jobPrefix(jobId) + "tasks/";
+  }
+
+  public String taskRecordKey(String jobId, String taskName) {
+    return tasksPrefix(jobId) + taskName + ".json";
+  }
+
+  public String jobMarkerKey(String jobId) {
+    return jobPrefix(jobId) + "job.json";
+  }
+
+  public String successKey() {
+    return prefix + "_SUCCESS";
+  }
+
+  /** The work path of a task attempt. */
+  public Path workPath(String attemptId) {
+    String tail = prefix.isEmpty() ? "" : "/" + prefix.substring(0, prefix.length() - 1);
+    return new Path(WORK_SCHEME + "://" + bucket + "/" + attemptId + tail);
+  }
+
+  /** True for a key a task may write: under the destination, outside the bookkeeping, not the success marker. */
+  public boolean isOutputKey(String key) {
+    return key.startsWith(prefix) && key.length() > prefix.length() && !key.startsWith(bookkeepingRoot())
+        && !key.equals(successKey());
+  }
+
+  /** The stable name of a task across its attempts, such as {@code m-000003}. */
+  public static String taskName(TaskAttemptID attempt) {
+    TaskID task = attempt.getTaskID();
+    return TaskID.getRepresentingCharacter(task.getTaskType()) + "-" + String.format("%06d", task.getId());
+  }
+
+  /** The record name of the {@code n}-th task of a type ({@code 'm'} or {@code 'r'}). */
+  public static String taskName(char type, int n) {
+    return type + "-" + String.format("%06d", n);
+  }
+
+  @Override
+  public String toString() {
+    return "s3://" + bucket + "/" + prefix;
+  }
+}

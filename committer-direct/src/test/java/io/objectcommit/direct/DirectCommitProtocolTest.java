@@ -1,0 +1,271 @@
+package io.objectcommit.direct;
+
+import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_DELETE_BULK;
+import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_GET;
+import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_HEAD;
+import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT;
+import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.direct.impl.AttemptRegistry;
+import io.objectcommit.fs.files.SuccessData;
+import io.objectcommit.fs.statistics.StoreStatistics;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The protocol of both direct committers against the in-memory store: exact files left and exact requests sent,
+ * for normal commits, retried tasks (aborted, crashed, zombie), job abort and failed job commit.
+ */
+class DirectCommitProtocolTest {
+
+  @AfterEach
+  void noAttemptLeftRegistered() {
+    assertEquals(0, AttemptRegistry.size(), "every attempt unregisters when it commits or aborts");
+    InMemoryStore.setFault(Harness.BUCKET, null);
+  }
+
+  private static List<String> sorted(List<String> l) {
+    return new ArrayList<>(new TreeSet<>(l));
+  }
+
+  private static SuccessData success() throws IOException {
+    return SuccessData.codec().fromBytes(InMemoryStore.bytes(Harness.BUCKET, Harness.key("_SUCCESS")), "_SUCCESS");
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void commitWritesEachFileOnceAndCostsTwoRequestsPerTaskPlusJobCommit(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    List<String> expected = new ArrayList<>();
+    Harness.Attempt t0 = h.attempt(0, 0);
+    for (int c = 0; c < 3; c++) {
+      expected.add(t0.write(c));
+    }
+    assertTrue(t0.committer.getWorkPath().toString().startsWith("ocdirect://" + Harness.BUCKET + "/attempt_"),
+        t0.committer.getWorkPath().toString());
+    t0.commit();
+    Harness.Attempt t1 = h.attempt(1, 0);
+    expected.add(t1.write(0));
+    t1.commit();
+    Harness.Attempt t2 = h.attempt(2, 0);
+    t2.commit();
+
+    StoreStatistics.Snapshot tasks = InMemoryStore.counts(Harness.BUCKET);
+    assertEquals(4, tasks.count(OP_PUT), "one upload per file: " + tasks);
+    assertEquals(5, tasks.count(OP_PUT_CONDITIONAL), "declare + commit per task with files, commit only for the"
+        + " empty task: " + tasks);
+    assertEquals(9, tasks.totalRequests(), tasks.toString());
+
+    driver.commitJob(h.job());
+    StoreStatistics.Snapshot job = InMemoryStore.counts(Harness.BUCKET).minus(tasks);
+    assertEquals(5, job.count(OP_GET), "3 task records + one 404 per task type: " + job);
+    assertEquals(2, job.count(OP_PUT), "commit marker and _SUCCESS: " + job);
+    assertEquals(1, job.count(OP_DELETE_BULK), "bookkeeping removed at once: " + job);
+    assertEquals(1, job.count(OP_LIST), "one LIST of the job's bookkeeping: " + job);
+    assertEquals(0, job.count(OP_HEAD), "no HEAD: " + job);
+    assertEquals(9, job.totalRequests(), job.toString());
+
+    expected.add(Harness.key("_SUCCESS"));
+    assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
+    SuccessData s = success();
+    assertEquals(Harness.UUID, s.getJobId());
+    assertEquals(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
+    assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
+    assertEquals(4, s.getFilenames().size());
+    assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void anAbortedAttemptLeavesNothingAndTheRetryWritesFewerFiles(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt a0 = h.attempt(0, 0);
+    for (int c = 0; c < 4; c++) {
+      a0.write(c);
+    }
+    a0.abort();
+    assertEquals(List.of(), h.outputKeys(), "abortTask deleted the attempt's files");
+    Harness.Attempt a1 = h.attempt(0, 1);
+    String k0 = a1.write(0);
+    String k1 = a1.write(1);
+    a1.commit();
+    driver.commitJob(h.job());
+    assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aCrashedAttemptsExtraFilesAreRemovedByTheNextAttemptsCommit(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt a0 = h.attempt(3, 0);
+    for (int c = 0; c < 5; c++) {
+      a0.write(c);
+    }
+    a0.crash();
+    assertEquals(5, h.outputKeys().size());
+    StoreStatistics.Snapshot before = InMemoryStore.counts(Harness.BUCKET);
+    Harness.Attempt a1 = h.attempt(3, 1);
+    String k0 = a1.write(0);
+    String k1 = a1.write(1);
+    a1.commit();
+    StoreStatistics.Snapshot retry = InMemoryStore.counts(Harness.BUCKET).minus(before);
+    assertEquals(List.of(k0, k1), h.outputKeys(), "the crashed attempt's c002..c004 are gone");
+    assertEquals(6, retry.count(OP_HEAD), "probes c000..c005 of the crashed attempt's group (c005 missing): "
+        + retry);
+    assertEquals(1, retry.count(OP_DELETE_BULK), retry.toString());
+    driver.commitJob(h.job());
+    assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
+    assertEquals(0L, success().getMetrics().get("leftover_files_deleted"), "the retry's commit removed them");
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void partitionedOutputOfACrashedAttemptIsRemovedInEveryDirectory(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt a0 = h.attempt(1, 0);
+    a0.write("day=1", 0, "x");
+    a0.write("day=1", 1, "x");
+    a0.write("day=2", 0, "x");
+    a0.write("day=3", 0, "x");
+    a0.crash();
+    Harness.Attempt a1 = h.attempt(1, 7);
+    List<String> expected = new ArrayList<>();
+    expected.add(a1.write("day=1", 0, "y"));
+    expected.add(a1.write("day=2", 0, "y"));
+    a1.commit();
+    Harness.Attempt other = h.attempt(0, 0);
+    expected.add(other.write("day=3", 0, "z"));
+    other.commit();
+    driver.commitJob(h.job());
+    expected.add(Harness.key("_SUCCESS"));
+    assertEquals(sorted(expected), h.keys());
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aZombieIsFencedFromNewGroupsAndItsLateFilesAreRemovedAtJobCommit(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    zombie.write(0);
+    zombie.write(1);
+    Harness.Attempt a1 = h.attempt(0, 1);
+    String k0 = a1.write(0);
+    a1.commit();
+    // the zombie carries on: a new file of a group it declared, then a file of a new group
+    String late = zombie.write(2);
+    assertTrue(h.keys().contains(late));
+    IOException fenced = assertThrows(IOException.class, () -> zombie.write("day=9", 0, "late"));
+    assertTrue(fenced.getMessage().contains("superseded"), fenced.getMessage());
+    zombie.crash();
+    driver.commitJob(h.job());
+    assertEquals(sorted(List.of(k0, Harness.key("_SUCCESS"))), h.keys(), "the zombie's c001 and c002 are gone");
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void abortJobDeletesEveryFileOfTheJobAndNothingElse(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    new InMemoryStore(Harness.BUCKET).put(Harness.key("part-00000-earlier-job-c000.parquet"),
+        io.objectcommit.fs.Payload.of(new byte[] {1}), io.objectcommit.fs.WriteCondition.none());
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt t0 = h.attempt(0, 0);
+    t0.write(0);
+    t0.commit();
+    Harness.Attempt t2 = h.attempt(2, 0);
+    t2.write("day=1", 0, "x");
+    t2.write("day=1", 1, "x");
+    t2.crash();
+    driver.abortJob(h.job(), JobStatus.State.FAILED);
+    assertEquals(List.of(Harness.key("part-00000-earlier-job-c000.parquet")), h.keys(),
+        "the job's committed and uncommitted files and its bookkeeping are gone; the earlier job's file stays");
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aFailedJobCommitWritesNoSuccessAndAbortCleansUp(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt t0 = h.attempt(0, 0);
+    t0.write(0);
+    t0.commit();
+    InMemoryStore.setFault(Harness.BUCKET, (op, key) -> key.endsWith("_SUCCESS")
+        ? new PathIOException(key, "injected failure") : null);
+    assertThrows(PathIOException.class, () -> driver.commitJob(h.job()));
+    assertFalse(h.keys().contains(Harness.key("_SUCCESS")));
+    InMemoryStore.setFault(Harness.BUCKET, null);
+    driver.abortJob(h.job(), JobStatus.State.FAILED);
+    assertEquals(List.of(), h.keys());
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void anAbortedStreamAndAFailedUploadLeaveNothing(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    h.driver().setupJob(h.job());
+    Harness.Attempt a = h.attempt(0, 0);
+    Path p = new Path(a.committer.getWorkPath(), Harness.fileName(0, 0));
+    FSDataOutputStream out = p.getFileSystem(a.ctx.getConfiguration()).create(p, false);
+    out.write(new byte[1000]);
+    out.abort();
+    out.close();
+    assertEquals(List.of(), h.keys(), "an aborted stream uploads nothing, and declares nothing");
+
+    InMemoryStore.setFault(Harness.BUCKET, (op, key) -> op.equals(OP_PUT) ? new PathIOException(key, "boom") : null);
+    assertThrows(PathIOException.class, () -> a.write(1));
+    InMemoryStore.setFault(Harness.BUCKET, null);
+    assertEquals(List.of(), h.outputKeys(), "a failed upload leaves no object");
+    a.abort();
+    assertEquals(List.of(), h.outputKeys());
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void theCleanupCommandRemovesAJobThatNeverCommitted(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt t0 = h.attempt(0, 0);
+    t0.write(0);
+    t0.commit();
+    Harness.Attempt t1 = h.attempt(1, 0);
+    t1.write("d=1", 0, "x");
+    t1.crash();
+    // the driver dies here: no job commit, no abort
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream ps = new java.io.PrintStream(out, true, "UTF-8");
+    String[] base = {"-D" + DirectCommitterConstants.STORE_FACTORY + "=" + InMemoryStore.Factory.class.getName(),
+        h.output.toString()};
+    assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], "--list"}, ps, ps));
+    assertEquals(Harness.UUID, out.toString("UTF-8").trim());
+    assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], Harness.UUID}, ps, ps));
+    assertEquals(List.of(), h.keys(), out.toString("UTF-8"));
+    assertEquals(2, DirectJobCleaner.run(new String[] {base[1]}, ps, ps), "usage");
+  }
+}

@@ -1,0 +1,49 @@
+package io.objectcommit.it.direct;
+
+import io.objectcommit.direct.DirectCommitterFactory;
+import io.objectcommit.direct.DirectParquetOutputCommitter;
+import io.objectcommit.it.faults.CommitterContender;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** objectcommit's direct committers as {@link CommitterContender}s, with the settings a user gives spark-submit. */
+public final class DirectCommitters {
+
+  private DirectCommitters() {
+  }
+
+  /** {@code spark.sql.parquet.output.committer.class} with Spark's default commit protocol. */
+  public static CommitterContender parquet() {
+    return of("objectcommit DirectParquetOutputCommitter",
+        Map.of("spark.sql.parquet.output.committer.class", DirectParquetOutputCommitter.class.getName()));
+  }
+
+  /** Any format: spark-hadoop-cloud's PathOutputCommitProtocol with our factory bound to s3a. */
+  public static CommitterContender pathOutput() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("spark.sql.sources.commitProtocolClass", "org.apache.spark.internal.io.cloud.PathOutputCommitProtocol");
+    m.put("spark.sql.parquet.output.committer.class",
+        "org.apache.spark.internal.io.cloud.BindingParquetOutputCommitter");
+    m.put("spark.hadoop.mapreduce.outputcommitter.factory.scheme.s3a", DirectCommitterFactory.class.getName());
+    return of("objectcommit DirectCommitterFactory (PathOutputCommitProtocol)", m);
+  }
+
+  private static CommitterContender of(String name, Map<String, String> conf) {
+    return new CommitterContender() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        return conf;
+      }
+
+      @Override
+      public String toString() {
+        return name;
+      }
+    };
+  }
+}

@@ -70,6 +70,11 @@ public class StagingCommitter extends PathOutputCommitter {
     return uuid.isEmpty() ? context.getJobID().toString() : uuid;
   }
 
+  private static String jobIdSource(JobContext context) {
+    return context.getConfiguration().getTrimmed(StagingConstants.SPARK_WRITE_UUID, "").isEmpty() ? "JobID"
+        : StagingConstants.SPARK_WRITE_UUID;
+  }
+
   public StagingOptions options() {
     return options;
   }
@@ -170,7 +175,8 @@ public class StagingCommitter extends PathOutputCommitter {
   public void commitJob(JobContext context) throws IOException {
     try (ObjectStore store = openStore()) {
       JobCommitStage stage = new JobCommitStage(store, layout, options, 0,
-          new SuccessMarker(getClass().getName(), hostname()));
+          new SuccessMarker(getClass().getName(), hostname(), jobIdSource(context), java.util.Map.of(
+              "destination", String.valueOf(outputPath), "options", options.toString())));
       synchronized (this) {
         commitStage = stage;
       }

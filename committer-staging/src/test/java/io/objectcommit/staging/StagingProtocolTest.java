@@ -13,6 +13,8 @@ import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.StagingStatistics;
+import io.objectcommit.staging.impl.SuccessMarker;
+import io.objectcommit.fs.files.SuccessData;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import java.io.File;
 import java.io.IOException;
@@ -72,12 +74,13 @@ class StagingProtocolTest {
   }
 
   private JobCommitStage.Summary commitJob() throws IOException {
-    return new JobCommitStage(store, layout, options(), 0, null).commit();
+    return new JobCommitStage(store, layout, options(), 0,
+        new SuccessMarker("test", "host", "test", Map.of())).commit();
   }
 
   private List<String> visible() {
     List<String> keys = store.keys(DEST);
-    keys.removeIf(k -> k.startsWith(DEST + ".objectcommit-staging/"));
+    keys.removeIf(k -> k.startsWith(DEST + ".objectcommit-staging/") || k.equals(DEST + "_SUCCESS"));
     return keys;
   }
 
@@ -105,6 +108,19 @@ class StagingProtocolTest {
     assertEquals(4, s.get(StagingStatistics.JOB_TASKS));
     assertEquals(8, s.get(StagingStatistics.JOB_FILES));
     assertEquals(8, s.filenames().size());
+    SuccessData success = SuccessData.codec().fromBytes(store.objects.get(DEST + "_SUCCESS"), "_SUCCESS");
+    assertEquals(SuccessData.S3A_NAME, success.getName());
+    assertEquals(JOB, success.getJobId());
+    assertEquals(8L, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
+    assertEquals(8, success.getFilenames().size());
+    assertTrue(success.getFilenames().contains(DEST + name(3, 1)), success.getFilenames().toString());
+  }
+
+  @Test
+  void noSuccessMarkerWhenJobCommitFails() throws IOException {
+    commitTask(1, 2, 0, files(1, 1, ""));
+    assertThrows(IOException.class, this::commitJob);
+    assertFalse(store.objects.containsKey(DEST + "_SUCCESS"));
   }
 
   @Test
@@ -117,13 +133,13 @@ class StagingProtocolTest {
     assertEquals(20, c.get("MULTIPART_INITIATE"));
     assertEquals(20, c.get("MULTIPART_PART"));
     assertEquals(20, c.get("MULTIPART_COMPLETE"));
-    assertEquals(4, c.get("PUT"), "one record per task");
+    assertEquals(4 + 1, c.get("PUT"), "one record per task, and _SUCCESS");
     assertEquals(4, c.get("GET"), "one read per task record");
     assertEquals(1, c.get("BULK_DELETE"), "records deleted in one request");
     assertEquals(1, c.get("MULTIPART_LIST"), "one sweep per job");
     assertNull(c.get("LIST"), "append mode never lists objects: " + c);
     assertNull(c.get("MULTIPART_ABORT"));
-    assertEquals(20 * 3 + 4 * 2 + 2, c.values().stream().mapToLong(Long::longValue).sum(), c.toString());
+    assertEquals(20 * 3 + 4 * 2 + 3, c.values().stream().mapToLong(Long::longValue).sum(), c.toString());
   }
 
   @Test
@@ -248,7 +264,7 @@ class StagingProtocolTest {
     conf.set(StagingConstants.CONFLICT_MODE, "replace");
     commitTask(0, 2, 0, files(0, 1, ""));
     commitTask(1, 2, 0, files(1, 1, ""));
-    assertEquals(List.of(DEST + "_SUCCESS", DEST + "old/a.parquet"), visible(), "old data stays until job commit");
+    assertEquals(List.of(DEST + "old/a.parquet"), visible(), "old data stays until job commit");
     JobCommitStage.Summary s = commitJob();
     assertEquals(List.of(DEST + name(0, 0), DEST + name(1, 0)), visible());
     assertEquals(2, s.get(StagingStatistics.JOB_OLD_OBJECTS_DELETED));

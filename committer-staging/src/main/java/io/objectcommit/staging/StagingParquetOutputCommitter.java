@@ -27,14 +27,15 @@ public class StagingParquetOutputCommitter extends ParquetOutputCommitter {
     return committer;
   }
 
+  /** The task attempt's local buffer directory (never FileOutputCommitter's {@code _temporary} path). */
   @Override
   public Path getWorkPath() throws IOException {
-    return committer.getWorkPath();
+    return committer == null ? super.getWorkPath() : committer.getWorkPath(); // null: inside super's constructor
   }
 
   @Override
   public Path getOutputPath() {
-    return committer.getOutputPath();
+    return committer == null ? super.getOutputPath() : committer.getOutputPath();
   }
 
   @Override

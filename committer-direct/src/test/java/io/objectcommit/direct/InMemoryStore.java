@@ -169,6 +169,12 @@ public final class InMemoryStore implements ObjectStore {
   }
 
   @Override
+  public java.util.Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
+    StoredBytes b = getBytes(key);
+    return etag.equals(b.info().etag()) ? java.util.Optional.empty() : java.util.Optional.of(b);
+  }
+
+  @Override
   public InputStream open(String key, long start, long end) throws IOException {
     count(StoreStatisticNames.OP_GET, key);
     synchronized (data) {

@@ -34,7 +34,15 @@ public abstract class Payload {
   }
 
   public static Payload of(Path file) throws IOException {
-    return new FilePayload(file, Files.size(file));
+    return new FilePayload(file, 0, Files.size(file));
+  }
+
+  /** Bytes {@code [offset, offset + length)} of a file: one part of a multipart upload of a large file. */
+  public static Payload of(Path file, long offset, long length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("bad range " + offset + "+" + length + " of " + file);
+    }
+    return new FilePayload(file, offset, length);
   }
 
   /** A stream; {@code length} -1 if unknown. The store closes it. */
@@ -80,18 +88,25 @@ public abstract class Payload {
     }
   }
 
-  /** A file; parts of it are read with their own streams. */
+  /** A file or a range of one; parts of it are read with their own streams. */
   public static final class FilePayload extends Payload {
     private final Path file;
+    private final long offset;
     private final long length;
 
-    FilePayload(Path file, long length) {
+    FilePayload(Path file, long offset, long length) {
       this.file = file;
+      this.offset = offset;
       this.length = length;
     }
 
     public Path file() {
       return file;
+    }
+
+    /** Where the bytes start in the file (0 for a whole file). */
+    public long offset() {
+      return offset;
     }
 
     @Override
@@ -101,7 +116,17 @@ public abstract class Payload {
 
     @Override
     public InputStream open() throws IOException {
-      return Files.newInputStream(file);
+      if (offset == 0 && length == Files.size(file)) {
+        return Files.newInputStream(file);
+      }
+      java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file);
+      try {
+        ch.position(offset);
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+      return new BoundedInputStream(java.nio.channels.Channels.newInputStream(ch), length);
     }
 
     @Override
@@ -132,6 +157,57 @@ public abstract class Payload {
 
     @Override
     public boolean isRepeatable() {
+      return false;
+    }
+  }
+
+  /** At most {@code limit} bytes of a stream. */
+  private static final class BoundedInputStream extends java.io.FilterInputStream {
+    private long left;
+
+    BoundedInputStream(InputStream in, long limit) {
+      super(in);
+      this.left = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int b = super.read();
+      if (b >= 0) {
+        left--;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int n = super.read(b, off, (int) Math.min(len, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long s = super.skip(Math.min(n, left));
+      left -= s;
+      return s;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return (int) Math.min(super.available(), left);
+    }
+
+    @Override
+    public boolean markSupported() {
       return false;
     }
   }

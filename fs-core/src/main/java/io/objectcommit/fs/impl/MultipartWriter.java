@@ -72,7 +72,8 @@ final class MultipartWriter {
 
   UploadedPart uploadPart(MultipartUpload upload, int partNumber, Payload part) throws IOException {
     if (part instanceof Payload.FilePayload) {
-      return uploadFilePart(upload, partNumber, ((Payload.FilePayload) part).file(), 0, part.length());
+      Payload.FilePayload f = (Payload.FilePayload) part;
+      return uploadFilePart(upload, partNumber, f.file(), f.offset(), f.length());
     }
     Payload repeatable = part;
     if (!part.isRepeatable()) {
@@ -185,7 +186,8 @@ final class MultipartWriter {
       for (long off = 0; off < length; off += partSize, n++) {
         long len = Math.min(partSize, length - off);
         if (payload instanceof Payload.FilePayload) {
-          parts.add(uploadFilePart(upload, n, ((Payload.FilePayload) payload).file(), off, len));
+          Payload.FilePayload f = (Payload.FilePayload) payload;
+          parts.add(uploadFilePart(upload, n, f.file(), f.offset() + off, len));
         } else {
           Payload.Bytes b = (Payload.Bytes) payload;
           parts.add(uploadPart(upload, n, Payload.of(b.array(), b.offset() + (int) off, (int) len)));

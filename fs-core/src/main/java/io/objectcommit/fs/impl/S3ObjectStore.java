@@ -131,7 +131,9 @@ public final class S3ObjectStore implements ObjectStore {
       md.setContentLength(length);
       md.addUserMetadata(WRITE_ID, writeId);
       PutObjectRequest req;
-      if (payload instanceof Payload.FilePayload) {
+      if (payload instanceof Payload.FilePayload && ((Payload.FilePayload) payload).offset() == 0
+          && ((Payload.FilePayload) payload).file().toFile().length() == length) {
+        // A whole file (a range of one goes through its bounded stream below).
         req = new PutObjectRequest(bucket, key, ((Payload.FilePayload) payload).file().toFile()).withMetadata(md);
       } else {
         req = new PutObjectRequest(bucket, key, payload.open(), md);

@@ -1,0 +1,225 @@
+package io.objectcommit.staging;
+
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.staging.impl.BufferDirs;
+import io.objectcommit.staging.impl.JobAbortStage;
+import io.objectcommit.staging.impl.JobCommitStage;
+import io.objectcommit.staging.impl.JobLayout;
+import io.objectcommit.staging.impl.SparkTasks;
+import io.objectcommit.staging.impl.SuccessMarker;
+import io.objectcommit.staging.impl.TaskCommitStage;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The staging committer: tasks write to a local buffer directory; task commit uploads each file as an incomplete
+ * multipart upload and saves a task record naming the uploads; job commit completes them. Nothing is visible in
+ * the destination before job commit, and no step depends on listing the store. See docs/committer-staging.md.
+ *
+ * <p>This class is the directory variant unless {@link StagingConstants#COMMITTER} (or the subclass
+ * {@link PartitionedStagingCommitter}) says {@code partitioned}.
+ */
+public class StagingCommitter extends PathOutputCommitter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StagingCommitter.class);
+
+  private final Path outputPath;
+  private final Configuration conf;
+  private final StagingOptions options;
+  private final JobLayout layout;
+  private final BufferDirs bufferDirs;
+  private final TaskAttemptContext taskContext;
+  private File attemptDir;
+  private JobCommitStage commitStage;
+
+  public StagingCommitter(Path outputPath, TaskAttemptContext context) throws IOException {
+    this(outputPath, context, null);
+  }
+
+  public StagingCommitter(Path outputPath, JobContext context) throws IOException {
+    this(outputPath, context, null);
+  }
+
+  protected StagingCommitter(Path outputPath, JobContext context, StagingOptions.Variant variant) throws IOException {
+    super(outputPath, context);
+    if (outputPath == null) {
+      throw new IllegalArgumentException("the staging committer needs an output path");
+    }
+    this.outputPath = outputPath;
+    this.conf = context.getConfiguration();
+    this.layout = JobLayout.of(outputPath, jobIdOf(context));
+    this.options = StagingOptions.from(conf, layout.bucket(), variant);
+    this.bufferDirs = new BufferDirs(options.bufferDirs(), options.bufferMinFree());
+    this.taskContext = context instanceof TaskAttemptContext ? (TaskAttemptContext) context : null;
+    LOG.debug("Staging committer for {}: {}", layout, options);
+  }
+
+  /** Spark's write UUID (which also names Spark's files), else the Hadoop job id. */
+  static String jobIdOf(JobContext context) {
+    String uuid = context.getConfiguration().getTrimmed(StagingConstants.SPARK_WRITE_UUID, "");
+    return uuid.isEmpty() ? context.getJobID().toString() : uuid;
+  }
+
+  private static String jobIdSource(JobContext context) {
+    return context.getConfiguration().getTrimmed(StagingConstants.SPARK_WRITE_UUID, "").isEmpty() ? "JobID"
+        : StagingConstants.SPARK_WRITE_UUID;
+  }
+
+  public StagingOptions options() {
+    return options;
+  }
+
+  /** The job's layout in the store. */
+  public JobLayout layout() {
+    return layout;
+  }
+
+  @Override
+  public Path getOutputPath() {
+    return outputPath;
+  }
+
+  /** The task attempt's local buffer directory ({@code file:}), created on first use. */
+  @Override
+  public synchronized Path getWorkPath() throws IOException {
+    return new Path(attemptDir().toURI());
+  }
+
+  private synchronized File attemptDir() throws IOException {
+    if (attemptDir == null && taskContext == null) {
+      throw new IOException("no task attempt: the work path exists only in a task attempt's committer");
+    }
+    return attemptDir(taskContext);
+  }
+
+  private synchronized File attemptDir(TaskAttemptContext context) throws IOException {
+    if (attemptDir == null) {
+      attemptDir = bufferDirs.createAttemptDir(layout.jobId(), context.getTaskAttemptID().toString(),
+          context.getTaskAttemptID().getTaskID().getId());
+    }
+    return attemptDir;
+  }
+
+  /** For the binding: the attempt directory of {@code context}, created if needed. */
+  public Path getWorkPath(TaskAttemptContext context) throws IOException {
+    return new Path(attemptDir(context).toURI());
+  }
+
+  ObjectStore openStore() throws IOException {
+    return ObjectStores.open(layout.bucket(), conf);
+  }
+
+  @Override
+  public void setupJob(JobContext context) throws IOException {
+    LOG.info("Staging committer ({}) set up for job {} writing to {}", options, layout.jobId(), outputPath);
+  }
+
+  @Override
+  public void setupTask(TaskAttemptContext context) throws IOException {
+    attemptDir(context);
+  }
+
+  /** Always true: every task attempt saves a record, even without files, so that job commit can count them. */
+  @Override
+  public boolean needsTaskCommit(TaskAttemptContext context) {
+    return true;
+  }
+
+  @Override
+  public void commitTask(TaskAttemptContext context) throws IOException {
+    File dir = attemptDir(context);
+    int index = context.getTaskAttemptID().getTaskID().getId();
+    int count = SparkTasks.taskCount(options.taskCount());
+    try (ObjectStore store = openStore()) {
+      new TaskCommitStage(store, layout, options).commit(dir, index, count, context.getTaskAttemptID().toString(),
+          hostname());
+    } finally {
+      deleteAttemptDir(dir);
+    }
+  }
+
+  @Override
+  public void abortTask(TaskAttemptContext context) throws IOException {
+    File dir;
+    synchronized (this) {
+      dir = attemptDir;
+    }
+    if (dir != null) {
+      if (options.bufferMinFree() > 0) {
+        String state = bufferDirs.describeFailure(dir);
+        if (state.contains("is full")) {
+          LOG.error("Task attempt {} aborted: {}", context.getTaskAttemptID(), state);
+        }
+      }
+      deleteAttemptDir(dir);
+    }
+  }
+
+  private void deleteAttemptDir(File dir) {
+    if (!BufferDirs.deleteRecursively(dir)) {
+      LOG.warn("Could not delete the local buffer directory {}", dir);
+    }
+  }
+
+  @Override
+  public void commitJob(JobContext context) throws IOException {
+    try (ObjectStore store = openStore()) {
+      JobCommitStage stage = new JobCommitStage(store, layout, options, 0,
+          new SuccessMarker(getClass().getName(), hostname(), jobIdSource(context), java.util.Map.of(
+              "destination", String.valueOf(outputPath), "options", options.toString())));
+      synchronized (this) {
+        commitStage = stage;
+      }
+      stage.commit();
+    }
+  }
+
+  @Override
+  public void abortJob(JobContext context, JobStatus.State state) throws IOException {
+    boolean completionStarted;
+    synchronized (this) {
+      completionStarted = commitStage != null && commitStage.completionStarted();
+    }
+    try (ObjectStore store = openStore()) {
+      new JobAbortStage(store, layout, options).abort(completionStarted, 0);
+    }
+  }
+
+  /** Nothing to clean: job commit and job abort remove the job's records. */
+  @Override
+  public void cleanupJob(JobContext context) {
+  }
+
+  @Override
+  public boolean isCommitJobRepeatable(JobContext context) {
+    return false;
+  }
+
+  @Override
+  public boolean isRecoverySupported() {
+    return false;
+  }
+
+  static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{" + layout + ", " + options + "}";
+  }
+}

@@ -1,0 +1,153 @@
+package io.objectcommit.staging;
+
+import static io.objectcommit.staging.StagingConstants.*;
+
+import io.objectcommit.fs.FsCoreConstants;
+import io.objectcommit.fs.impl.ConfigReader;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The staging committer's settings for one bucket, read once from the configuration; a bad value fails at once,
+ * naming the key. Immutable.
+ */
+public final class StagingOptions {
+
+  /** The committer variants. */
+  public enum Variant {
+    /** Conflicts are decided for the whole destination. */
+    DIRECTORY,
+    /** Conflicts are decided for each partition directory written. */
+    PARTITIONED
+  }
+
+  private final Variant variant;
+  private final ConflictMode conflictMode;
+  private final List<File> bufferDirs;
+  private final long bufferMinFree;
+  private final long partSize;
+  private final int uploadThreads;
+  private final int commitThreads;
+  private final int cachedUploads;
+  private final int successFilenamesLimit;
+  private final boolean sweepUploads;
+  private final int taskCount;
+  private final List<String> replacePaths;
+  private final boolean dynamicPartitionOverwrite;
+
+  private StagingOptions(ConfigReader r, Variant forced) {
+    Configuration conf = r.configuration();
+    this.variant = forced != null ? forced
+        : Variant.valueOf(r.getChoice(COMMITTER, COMMITTER_DEFAULT, "directory", "partitioned")
+            .toUpperCase(java.util.Locale.ROOT));
+    this.conflictMode = ConflictMode.parse(r.get(CONFLICT_MODE, CONFLICT_MODE_DEFAULT), r.effectiveKey(CONFLICT_MODE));
+    String dirs = r.get(BUFFER_DIRS, BUFFER_DIRS_DEFAULT);
+    List<File> list = new ArrayList<>();
+    if (dirs.isEmpty()) {
+      list.add(new File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "objectcommit-staging"));
+    } else {
+      for (String d : dirs.split(",")) {
+        if (!d.trim().isEmpty()) {
+          list.add(new File(d.trim()));
+        }
+      }
+    }
+    if (list.isEmpty()) {
+      throw new IllegalArgumentException("Invalid value '" + dirs + "' of " + r.effectiveKey(BUFFER_DIRS)
+          + ": expected comma-separated local directories");
+    }
+    this.bufferDirs = Collections.unmodifiableList(list);
+    this.bufferMinFree = r.getBytes(BUFFER_MIN_FREE, BUFFER_MIN_FREE_DEFAULT, 0);
+    long s3aPart = r.getBytes(FsCoreConstants.MULTIPART_SIZE, FsCoreConstants.MULTIPART_SIZE_DEFAULT,
+        FsCoreConstants.MULTIPART_MIN_SIZE);
+    this.partSize = r.getBytes(PART_SIZE, s3aPart, FsCoreConstants.MULTIPART_MIN_SIZE);
+    this.uploadThreads = r.getInt(UPLOAD_THREADS, UPLOAD_THREADS_DEFAULT, 1, 1024);
+    this.commitThreads = r.getInt(COMMIT_THREADS, COMMIT_THREADS_DEFAULT, 1, 1024);
+    this.cachedUploads = r.getInt(COMMIT_CACHED_UPLOADS, COMMIT_CACHED_UPLOADS_DEFAULT, 0, Integer.MAX_VALUE);
+    this.successFilenamesLimit = r.getInt(SUCCESS_FILENAMES_LIMIT, SUCCESS_FILENAMES_LIMIT_DEFAULT, 0, 1_000_000);
+    this.sweepUploads = r.getBoolean(SWEEP_UPLOADS, SWEEP_UPLOADS_DEFAULT);
+    this.taskCount = r.getInt(TASK_COUNT, TASK_COUNT_DEFAULT, 0, Integer.MAX_VALUE);
+    List<String> rp = new ArrayList<>();
+    String[] paths = conf.getTrimmedStrings(REPLACE_PATHS);
+    if (conf.get(REPLACE_PATHS) != null) {
+      if (paths.length == 0) {
+        rp.add("");
+      }
+      for (String p : paths) {
+        rp.add(p);
+      }
+    }
+    this.replacePaths = Collections.unmodifiableList(rp);
+    this.dynamicPartitionOverwrite = conf.getBoolean(DYNAMIC_PARTITION_OVERWRITE, false);
+  }
+
+  /** Reads the options for {@code bucket}; {@code forced} fixes the variant (null: {@link StagingConstants#COMMITTER}). */
+  public static StagingOptions from(Configuration conf, String bucket, Variant forced) {
+    return new StagingOptions(new ConfigReader(conf, bucket), forced);
+  }
+
+  public Variant variant() {
+    return variant;
+  }
+
+  public ConflictMode conflictMode() {
+    return conflictMode;
+  }
+
+  public List<File> bufferDirs() {
+    return bufferDirs;
+  }
+
+  public long bufferMinFree() {
+    return bufferMinFree;
+  }
+
+  public long partSize() {
+    return partSize;
+  }
+
+  public int uploadThreads() {
+    return uploadThreads;
+  }
+
+  public int commitThreads() {
+    return commitThreads;
+  }
+
+  public int cachedUploads() {
+    return cachedUploads;
+  }
+
+  public int successFilenamesLimit() {
+    return successFilenamesLimit;
+  }
+
+  public boolean sweepUploads() {
+    return sweepUploads;
+  }
+
+  /** The task count from {@link StagingConstants#TASK_COUNT}, 0 when unknown. */
+  public int taskCount() {
+    return taskCount;
+  }
+
+  /** Paths relative to the destination to clear at job commit (Spark's Overwrite through our protocol). */
+  public List<String> replacePaths() {
+    return replacePaths;
+  }
+
+  public boolean dynamicPartitionOverwrite() {
+    return dynamicPartitionOverwrite;
+  }
+
+  @Override
+  public String toString() {
+    return "variant=" + variant + ", conflict-mode=" + conflictMode + ", buffer dirs=" + bufferDirs + ", part size="
+        + partSize + ", upload threads=" + uploadThreads + ", commit threads=" + commitThreads
+        + (dynamicPartitionOverwrite ? ", dynamic partition overwrite" : "")
+        + (replacePaths.isEmpty() ? "" : ", replacing " + replacePaths);
+  }
+}

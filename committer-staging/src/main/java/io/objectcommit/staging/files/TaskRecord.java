@@ -1,0 +1,125 @@
+package io.objectcommit.staging.files;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.objectcommit.fs.files.JsonRecord;
+import io.objectcommit.fs.files.JsonRecordCodec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What one committed task attempt leaves for job commit: its pending uploads. Saved once per task at a key
+ * derived from the job id and the task's index ({@code <dest>/.objectcommit-staging/<job>/task-000042.json}) with
+ * an exclusive create, so that exactly one attempt of each task is committed; job commit reads the records by
+ * index, never by listing. {@link #getTaskCount()} tells job commit how many records to read.
+ */
+public final class TaskRecord extends JsonRecord {
+
+  /** The record type: {@value}. */
+  public static final String TYPE = "objectcommit-staging-task";
+  /** The version this code writes: {@value}. */
+  public static final int VERSION = 1;
+  /** Reads and writes task records. */
+  public static final JsonRecordCodec<TaskRecord> CODEC = new JsonRecordCodec<>(TaskRecord.class, TYPE, 1, VERSION);
+
+  @JsonProperty("jobId")
+  private String jobId;
+
+  @JsonProperty("taskIndex")
+  private int taskIndex;
+
+  @JsonProperty("taskCount")
+  private int taskCount;
+
+  @JsonProperty("taskAttemptId")
+  private String taskAttemptId;
+
+  @JsonProperty("hostname")
+  private String hostname;
+
+  @JsonProperty("timestamp")
+  private long timestamp;
+
+  @JsonProperty("files")
+  private List<PendingFile> files = new ArrayList<>();
+
+  /** Counters of the task commit (bytes uploaded, durations), aggregated into {@code _SUCCESS}. */
+  @JsonProperty("statistics")
+  private TreeMap<String, Long> statistics = new TreeMap<>();
+
+  public TaskRecord() {
+    super(TYPE, VERSION);
+  }
+
+  public TaskRecord(String jobId, int taskIndex, int taskCount, String taskAttemptId, String hostname,
+      List<PendingFile> files) {
+    this();
+    this.jobId = jobId;
+    this.taskIndex = taskIndex;
+    this.taskCount = taskCount;
+    this.taskAttemptId = taskAttemptId;
+    this.hostname = hostname;
+    this.timestamp = System.currentTimeMillis();
+    this.files = new ArrayList<>(files);
+  }
+
+  public String getJobId() {
+    return jobId;
+  }
+
+  public int getTaskIndex() {
+    return taskIndex;
+  }
+
+  /** Tasks of the job (the stage's partitions), 0 when the writer did not know. */
+  public int getTaskCount() {
+    return taskCount;
+  }
+
+  public String getTaskAttemptId() {
+    return taskAttemptId;
+  }
+
+  public String getHostname() {
+    return hostname;
+  }
+
+  public long getTimestamp() {
+    return timestamp;
+  }
+
+  public List<PendingFile> getFiles() {
+    return files;
+  }
+
+  public TreeMap<String, Long> getStatistics() {
+    return statistics;
+  }
+
+  /** Total bytes of the task's files. */
+  public long bytes() {
+    long n = 0;
+    for (PendingFile f : files) {
+      n += f.getLength();
+    }
+    return n;
+  }
+
+  @Override
+  public void validate() {
+    check(jobId != null && !jobId.isEmpty(), "no job id");
+    check(taskIndex >= 0, "negative task index " + taskIndex);
+    check(taskCount == 0 || taskIndex < taskCount, "task index " + taskIndex + " outside the task count " + taskCount);
+    check(taskAttemptId != null && !taskAttemptId.isEmpty(), "no task attempt id");
+    check(files != null, "no file list");
+    Set<String> paths = new HashSet<>();
+    for (PendingFile f : files) {
+      check(f != null, "a null file");
+      f.validate("task " + taskIndex);
+      check(paths.add(f.getPath()), "file " + f.getPath() + " listed twice");
+    }
+    check(statistics != null, "no statistics");
+  }
+}

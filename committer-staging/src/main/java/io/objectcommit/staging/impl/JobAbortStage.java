@@ -1,0 +1,136 @@
+package io.objectcommit.staging.impl;
+
+import io.objectcommit.fs.ListPage;
+import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.ObjectInfo;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.staging.StagingOptions;
+import io.objectcommit.staging.files.PendingFile;
+import io.objectcommit.staging.files.TaskRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Job abort: aborts every pending upload of the job, and deletes its records. The records of committed tasks are
+ * found by listing the job's record directory (housekeeping; a task that failed has no record, so the indices are
+ * not dense) and, in case the listing lags, by probing every index below the task count a found record carries.
+ * When job commit had started completing uploads, the files it completed are deleted too, so that an aborted job
+ * leaves nothing visible. Uploads of attempts that died during task commit are found by the sweep.
+ */
+public final class JobAbortStage {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobAbortStage.class);
+
+  private final ObjectStore store;
+  private final JobLayout layout;
+  private final StagingOptions options;
+
+  public JobAbortStage(ObjectStore store, JobLayout layout, StagingOptions options) {
+    this.store = store;
+    this.layout = layout;
+    this.options = options;
+  }
+
+  /**
+   * @param deleteCompleted also delete the final objects of the job's files (job commit had begun completing them)
+   * @return the number of uploads aborted
+   */
+  public long abort(boolean deleteCompleted, int taskCountHint) throws IOException {
+    TreeSet<Integer> indices = new TreeSet<>();
+    String token = null;
+    do {
+      ListPage page = store.list(layout.recordsPrefix(), null, token, 1000);
+      for (ObjectInfo o : page.objects()) {
+        int i = layout.taskIndexOf(o.key());
+        if (i >= 0) {
+          indices.add(i);
+        }
+      }
+      token = page.nextToken().orElse(null);
+    } while (token != null);
+    long aborted = 0;
+    long deleted = 0;
+    List<String> recordKeys = new ArrayList<>();
+    IOException failure = null;
+    try (Parallel parallel = new Parallel("objectcommit-job-abort", options.commitThreads())) {
+      TaskRecords records = new TaskRecords(store, layout, parallel);
+      int count = taskCountHint;
+      List<Integer> todo = new ArrayList<>(indices);
+      int window = Math.max(64, options.commitThreads() * 4);
+      boolean probed = false;
+      while (!todo.isEmpty()) {
+        for (int w = 0; w < todo.size(); w += window) {
+          List<Integer> slice = todo.subList(w, Math.min(todo.size(), w + window));
+          List<Parallel.IoTask<TaskRecord>> loads = new ArrayList<>();
+          for (int i : slice) {
+            loads.add(() -> records.load(i));
+          }
+          List<TaskRecord> loaded;
+          try {
+            loaded = parallel.runAll(loads);
+          } catch (IOException e) {
+            failure = e;
+            continue;
+          }
+          List<Parallel.IoTask<Void>> work = new ArrayList<>();
+          List<String> finalKeys = new ArrayList<>();
+          for (TaskRecord r : loaded) {
+            if (r == null) {
+              continue;
+            }
+            count = Math.max(count, r.getTaskCount());
+            recordKeys.add(layout.taskRecordKey(r.getTaskIndex()));
+            for (PendingFile f : r.getFiles()) {
+              MultipartUpload u = new MultipartUpload(layout.finalKey(f.getPath()), f.getUploadId(), 0);
+              work.add(() -> {
+                store.abortMultipartUpload(u);
+                return null;
+              });
+              finalKeys.add(u.key());
+            }
+          }
+          try {
+            parallel.runAll(work);
+            aborted += work.size();
+            if (deleteCompleted && !finalKeys.isEmpty()) {
+              store.deleteBatch(finalKeys);
+              deleted += finalKeys.size();
+            }
+          } catch (IOException e) {
+            failure = e;
+          }
+        }
+        todo = new ArrayList<>();
+        if (!probed) {
+          probed = true;
+          for (int i = 0; i < count; i++) {
+            if (!indices.contains(i)) {
+              todo.add(i); // not listed: a task that failed, or a listing that lags
+            }
+          }
+        }
+      }
+      if (options.sweepUploads()) {
+        try {
+          aborted += Sweep.abortJobUploads(store, layout, parallel);
+        } catch (IOException e) {
+          failure = failure == null ? e : failure;
+        }
+      }
+      for (int i = 0; i < recordKeys.size(); i += 1000) {
+        store.deleteBatch(recordKeys.subList(i, Math.min(recordKeys.size(), i + 1000)));
+      }
+    }
+    LOG.info("Job {} aborted: {} pending uploads aborted{}", layout.jobId(), aborted,
+        deleteCompleted ? ", " + deleted + " completed files deleted" : "");
+    if (failure != null) {
+      throw new IOException("Job " + layout.jobId() + ": abort could not remove everything; `objectcommit-uploads"
+          + " abort` removes what is left: " + failure, failure);
+    }
+    return aborted;
+  }
+}

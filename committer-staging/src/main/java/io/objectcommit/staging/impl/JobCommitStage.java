@@ -1,0 +1,389 @@
+package io.objectcommit.staging.impl;
+
+import io.objectcommit.fs.ListPage;
+import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.ObjectInfo;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.UploadedPart;
+import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.staging.ConflictMode;
+import io.objectcommit.staging.StagingOptions;
+import io.objectcommit.staging.files.PendingFile;
+import io.objectcommit.staging.files.TaskRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.fs.PathExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Job commit, in order:
+ * <ol>
+ *   <li><b>load</b>: read the task records by index (0 first: it tells how many there are), validate them, count
+ *       files, collect the partitions written; a missing or foreign record fails the commit before anything is
+ *       visible. Records are kept for the second pass only while they hold at most
+ *       {@code fs.objectcommit.staging.commit.cached-uploads} uploads;</li>
+ *   <li><b>resolve conflicts</b>: {@code fail} checks that the destination (or each partition written) holds no
+ *       data; {@code replace}, Spark's Overwrite and dynamic partition overwrite delete the old objects there,
+ *       now that every new file is known to be uploaded;</li>
+ *   <li><b>complete</b> every upload, in parallel, a window of records at a time;</li>
+ *   <li>write {@code _SUCCESS}, delete the task records, and abort any upload of this job no record names
+ *       (attempts that died during task commit).</li>
+ * </ol>
+ */
+public final class JobCommitStage {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobCommitStage.class);
+
+  /** What job commit did: counters and the first file names, never the whole file list. */
+  public static final class Summary {
+    private final Map<String, Long> statistics;
+    private final List<String> filenames;
+    private final Set<String> partitions;
+
+    Summary(Map<String, Long> statistics, List<String> filenames, Set<String> partitions) {
+      this.statistics = Collections.unmodifiableMap(new TreeMap<>(statistics));
+      this.filenames = Collections.unmodifiableList(filenames);
+      this.partitions = Collections.unmodifiableSet(partitions);
+    }
+
+    public Map<String, Long> statistics() {
+      return statistics;
+    }
+
+    public long get(String statistic) {
+      return statistics.getOrDefault(statistic, 0L);
+    }
+
+    /** The first file names committed (final keys), at most the configured limit. */
+    public List<String> filenames() {
+      return filenames;
+    }
+
+    /** The partition directories written (relative, {@code ""} for the destination itself). */
+    public Set<String> partitions() {
+      return partitions;
+    }
+  }
+
+  /** Writes {@code _SUCCESS} from a summary. */
+  public interface SuccessWriter {
+    void write(ObjectStore store, JobLayout layout, Summary summary) throws IOException;
+  }
+
+  private final ObjectStore store;
+  private final JobLayout layout;
+  private final StagingOptions options;
+  private final int taskCountHint;
+  private final SuccessWriter successWriter;
+  private volatile boolean completionStarted;
+
+  /**
+   * @param taskCountHint the task count known by other means (0: unknown; then record 0 says)
+   */
+  public JobCommitStage(ObjectStore store, JobLayout layout, StagingOptions options, int taskCountHint,
+      SuccessWriter successWriter) {
+    this.store = store;
+    this.layout = layout;
+    this.options = options;
+    this.taskCountHint = taskCountHint;
+    this.successWriter = successWriter;
+  }
+
+  /** True once the first upload may have been completed (from then on a failure leaves files visible). */
+  public boolean completionStarted() {
+    return completionStarted;
+  }
+
+  private int window() {
+    return Math.max(64, options.commitThreads() * 4);
+  }
+
+  private boolean needsPartitions() {
+    return options.variant() == StagingOptions.Variant.PARTITIONED || options.dynamicPartitionOverwrite();
+  }
+
+  public Summary commit() throws IOException {
+    long start = System.currentTimeMillis();
+    Map<String, Long> stats = new TreeMap<>();
+    List<String> filenames = new ArrayList<>();
+    Set<String> partitions = new TreeSet<>();
+    try (Parallel parallel = new Parallel("objectcommit-job-commit", options.commitThreads())) {
+      TaskRecords records = new TaskRecords(store, layout, parallel);
+
+      // 1. load and validate every record; cache what fits
+      TaskRecord first = records.load(0);
+      int count = taskCountHint > 0 ? taskCountHint : first != null && first.getTaskCount() > 0
+          ? first.getTaskCount() : options.taskCount();
+      if (first == null) {
+        throw new IOException("Job " + layout.jobId() + ": no record of task 0 at " + store.pathOf(
+            layout.taskRecordKey(0)) + ": no task of this job was committed with the staging committer (or its"
+            + " record was deleted); nothing was made visible");
+      }
+      boolean countKnown = count > 0;
+      if (!countKnown) {
+        LOG.warn("Job {}: the task count is unknown (not run by Spark and {} unset): reading task records until the"
+            + " first missing one", layout.jobId(), io.objectcommit.staging.StagingConstants.TASK_COUNT);
+      }
+      List<TaskRecord> cache = new ArrayList<>();
+      long cachedUploads = 0;
+      boolean caching = true;
+      long heldMax = 0;
+      long files = 0;
+      long bytes = 0;
+      long taskMs = 0;
+      int loaded = 0;
+      int limit = countKnown ? count : Integer.MAX_VALUE;
+      boolean ended = false;
+      for (int lo = 0; lo < limit && !ended; lo += window()) {
+        int hi = (int) Math.min((long) limit, (long) lo + window());
+        List<TaskRecord> win = lo == 0 ? withFirst(first, records.loadWindow(1, hi)) : records.loadWindow(lo, hi);
+        long windowUploads = 0;
+        for (int i = 0; i < win.size(); i++) {
+          TaskRecord r = win.get(i);
+          int index = lo + i;
+          if (r == null) {
+            if (countKnown) {
+              throw new IOException("Job " + layout.jobId() + ": no record of task " + index + " of " + count + " at "
+                  + store.pathOf(layout.taskRecordKey(index)) + "; nothing was made visible");
+            }
+            ended = true;
+            limit = index;
+            continue;
+          }
+          if (ended) {
+            throw new IOException("Job " + layout.jobId() + ": record of task " + index + " after a missing one (task "
+                + limit + "); set " + io.objectcommit.staging.StagingConstants.TASK_COUNT);
+          }
+          if (countKnown && r.getTaskCount() != 0 && r.getTaskCount() != count) {
+            throw new IOException(store.pathOf(layout.taskRecordKey(index)) + ": task " + index + " says the job has "
+                + r.getTaskCount() + " tasks, task 0 says " + count);
+          }
+          loaded++;
+          windowUploads += r.getFiles().size();
+          for (PendingFile f : r.getFiles()) {
+            files++;
+            bytes += f.getLength();
+            if (filenames.size() < options.successFilenamesLimit()) {
+              filenames.add(layout.finalKey(f.getPath()));
+            }
+            if (needsPartitions()) {
+              partitions.add(f.partition());
+            }
+          }
+          taskMs += r.getStatistics().getOrDefault(StagingStatistics.TASK_COMMIT_MS, 0L);
+          if (caching && cachedUploads + r.getFiles().size() <= options.cachedUploads()) {
+            cache.add(r);
+            cachedUploads += r.getFiles().size();
+          } else {
+            caching = false;
+          }
+        }
+        heldMax = Math.max(heldMax, cachedUploads + windowUploads);
+      }
+      int tasks = loaded;
+      stats.put(StagingStatistics.JOB_TASKS, (long) tasks);
+      stats.put(StagingStatistics.JOB_FILES, files);
+      stats.put(StagingStatistics.JOB_BYTES, bytes);
+      stats.put(StagingStatistics.TASK_COMMIT_MS_TOTAL, taskMs);
+      if (needsPartitions()) {
+        stats.put(StagingStatistics.JOB_PARTITIONS, (long) partitions.size());
+      }
+      LOG.info("Job {}: {} tasks committed {} files ({} bytes) as pending uploads to {}", layout.jobId(), tasks, files,
+          bytes, layout);
+
+      // 2. conflicts
+      stats.put(StagingStatistics.JOB_OLD_OBJECTS_DELETED, resolveConflicts(partitions));
+
+      // 3. complete
+      completionStarted = true;
+      long reloaded = 0;
+      long completed = 0;
+      for (int lo = 0; lo < tasks; lo += window()) {
+        int hi = Math.min(tasks, lo + window());
+        List<TaskRecord> win;
+        if (hi <= cache.size()) {
+          win = cache.subList(lo, hi);
+        } else {
+          win = new ArrayList<>();
+          if (lo < cache.size()) {
+            win.addAll(cache.subList(lo, cache.size()));
+          }
+          int from = Math.max(lo, cache.size());
+          for (TaskRecord r : records.loadWindow(from, hi)) {
+            if (r == null) {
+              throw new IOException("Job " + layout.jobId() + ": a task record disappeared during job commit under "
+                  + store.pathOf(layout.recordsPrefix()));
+            }
+            win.add(r);
+            reloaded++;
+          }
+          long windowUploads = 0;
+          for (TaskRecord r : win) {
+            windowUploads += r.getFiles().size();
+          }
+          heldMax = Math.max(heldMax, cachedUploads + windowUploads);
+        }
+        completed += completeAll(parallel, win);
+      }
+      cache.clear();
+      stats.put(StagingStatistics.JOB_RECORDS_RELOADED, reloaded);
+      stats.put(StagingStatistics.JOB_UPLOADS_HELD_MAX, heldMax);
+      if (completed != files) {
+        throw new IOException("Job " + layout.jobId() + ": completed " + completed + " uploads of " + files);
+      }
+
+      // 4. _SUCCESS, cleanup
+      stats.put(StagingStatistics.JOB_COMMIT_MS, System.currentTimeMillis() - start);
+      stats.put(StagingStatistics.JOB_UPLOADS_SWEPT, 0L);
+      Summary summary = new Summary(stats, filenames, partitions);
+      if (successWriter != null) {
+        successWriter.write(store, layout, summary);
+      }
+      try {
+        deleteRecords(tasks);
+        if (options.sweepUploads()) {
+          long swept = Sweep.abortJobUploads(store, layout, parallel);
+          stats.put(StagingStatistics.JOB_UPLOADS_SWEPT, swept);
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Job {} is committed, but cleaning up its records under {} failed: {}", layout.jobId(),
+            store.pathOf(layout.recordsPrefix()), e.toString());
+      }
+      LOG.info("Job {} committed: {}", layout.jobId(), stats);
+      return new Summary(stats, filenames, partitions);
+    }
+  }
+
+  private static List<TaskRecord> withFirst(TaskRecord first, List<TaskRecord> rest) {
+    List<TaskRecord> all = new ArrayList<>(rest.size() + 1);
+    all.add(first);
+    all.addAll(rest);
+    return all;
+  }
+
+  /** The prefixes (relative to the destination) to check or clear, and the old objects deleted. */
+  private long resolveConflicts(Set<String> partitions) throws IOException {
+    Set<String> replace = new LinkedHashSet<>();
+    if (options.dynamicPartitionOverwrite()) {
+      for (String p : partitions) {
+        if (!p.isEmpty()) {
+          replace.add(p);
+        }
+      }
+    } else if (!options.replacePaths().isEmpty()) {
+      replace.addAll(options.replacePaths());
+    } else {
+      Set<String> scope = options.variant() == StagingOptions.Variant.PARTITIONED ? partitions
+          : Collections.singleton("");
+      if (options.conflictMode() == ConflictMode.FAIL) {
+        for (String p : scope) {
+          String existing = firstExisting(p);
+          if (existing != null) {
+            throw new PathExistsException(store.pathOf(existing), "the destination "
+                + (p.isEmpty() ? "" : "partition " + p + " ") + "already holds data and the conflict mode is fail"
+                + " (fs.objectcommit.staging.conflict-mode); nothing of job " + layout.jobId() + " was made visible");
+          }
+        }
+      } else if (options.conflictMode() == ConflictMode.REPLACE) {
+        replace.addAll(scope);
+      }
+    }
+    long deleted = 0;
+    for (String p : replace) {
+      deleted += deleteUnder(p);
+    }
+    if (!replace.isEmpty()) {
+      LOG.info("Job {}: deleted {} old objects under {} {}", layout.jobId(), deleted, replace.size(),
+          replace.size() == 1 ? "path" : "paths");
+    }
+    return deleted;
+  }
+
+  private String prefixOf(String relative) {
+    String p = relative.isEmpty() ? layout.destPrefix() : layout.finalKey(relative);
+    return p.isEmpty() || p.endsWith("/") ? p : p + "/";
+  }
+
+  /** A key holding data under {@code relative} (the job's staging directory aside), or null (one LIST). */
+  private String firstExisting(String relative) throws IOException {
+    ListPage page = store.list(prefixOf(relative), "/", null, 10);
+    for (ObjectInfo o : page.objects()) {
+      return o.key();
+    }
+    for (String p : page.prefixes()) {
+      if (!p.equals(layout.stagingPrefix())) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /** Deletes every object under {@code relative} but the staging records, 1,000 per request, as listed. */
+  private long deleteUnder(String relative) throws IOException {
+    String prefix = prefixOf(relative);
+    String staging = layout.stagingPrefix();
+    long deleted = 0;
+    String token = null;
+    do {
+      ListPage page = store.list(prefix, null, token, 1000);
+      List<String> keys = new ArrayList<>();
+      for (ObjectInfo o : page.objects()) {
+        if (!o.key().startsWith(staging)) {
+          keys.add(o.key());
+        }
+      }
+      if (!keys.isEmpty()) {
+        store.deleteBatch(keys);
+        deleted += keys.size();
+      }
+      token = page.nextToken().orElse(null);
+    } while (token != null);
+    return deleted;
+  }
+
+  private long completeAll(Parallel parallel, List<TaskRecord> window) throws IOException {
+    List<Parallel.IoTask<Void>> completes = new ArrayList<>();
+    for (TaskRecord r : window) {
+      for (PendingFile f : r.getFiles()) {
+        completes.add(() -> {
+          complete(f);
+          return null;
+        });
+      }
+    }
+    parallel.runAll(completes);
+    return completes.size();
+  }
+
+  private void complete(PendingFile f) throws IOException {
+    List<UploadedPart> parts = new ArrayList<>(f.getEtags().size());
+    int n = 1;
+    for (String etag : f.getEtags()) {
+      parts.add(new UploadedPart(n++, etag, 0));
+    }
+    store.completeMultipartUpload(new MultipartUpload(layout.finalKey(f.getPath()), f.getUploadId(), 0), parts,
+        WriteCondition.none());
+  }
+
+  private void deleteRecords(int tasks) throws IOException {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      keys.add(layout.taskRecordKey(i));
+      if (keys.size() == 1000) {
+        store.deleteBatch(keys);
+        keys.clear();
+      }
+    }
+    if (!keys.isEmpty()) {
+      store.deleteBatch(keys);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.objectcommit.staging.impl;
+
+/** What Spark tells a running task about its stage, when the task runs inside Spark. */
+public final class SparkTasks {
+
+  private SparkTasks() {
+  }
+
+  /**
+   * The number of tasks (partitions) of the running task's stage, from Spark's {@code TaskContext}; {@code
+   * fallback} outside a Spark task (or without Spark on the classpath).
+   */
+  public static int taskCount(int fallback) {
+    try {
+      org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
+      return tc == null ? fallback : tc.numPartitions();
+    } catch (LinkageError e) {
+      return fallback;
+    }
+  }
+}

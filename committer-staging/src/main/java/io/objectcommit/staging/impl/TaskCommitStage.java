@@ -1,0 +1,167 @@
+package io.objectcommit.staging.impl;
+
+import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.Payload;
+import io.objectcommit.fs.UploadedPart;
+import io.objectcommit.staging.StagingOptions;
+import io.objectcommit.staging.files.PendingFile;
+import io.objectcommit.staging.files.TaskRecord;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Task commit: uploads every file of the attempt's local directory as an incomplete multipart upload (files in
+ * parallel, parts of one file in order), then saves the task record with an exclusive create. Nothing becomes
+ * visible. If anything fails, the uploads already started are aborted. If another attempt of the same task saved
+ * its record first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
+ */
+public final class TaskCommitStage {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TaskCommitStage.class);
+
+  /** What task commit did. */
+  public static final class Result {
+    private final TaskRecord record;
+    private final boolean won;
+
+    Result(TaskRecord record, boolean won) {
+      this.record = record;
+      this.won = won;
+    }
+
+    /** The record saved by this attempt, or the winner's record when {@link #won()} is false. */
+    public TaskRecord record() {
+      return record;
+    }
+
+    /** False when another attempt of the task had committed first (this attempt's uploads were aborted). */
+    public boolean won() {
+      return won;
+    }
+  }
+
+  private final ObjectStore store;
+  private final JobLayout layout;
+  private final StagingOptions options;
+
+  public TaskCommitStage(ObjectStore store, JobLayout layout, StagingOptions options) {
+    this.store = store;
+    this.layout = layout;
+    this.options = options;
+  }
+
+  /** The files to upload under {@code dir}, as '/'-separated relative paths, in order; checksum files skipped. */
+  static List<String> localFiles(File dir) throws IOException {
+    Path root = dir.toPath();
+    if (!Files.isDirectory(root)) {
+      return Collections.emptyList();
+    }
+    try (Stream<Path> s = Files.walk(root)) {
+      return s.filter(Files::isRegularFile)
+          .filter(p -> !(p.getFileName().toString().startsWith(".") && p.getFileName().toString().endsWith(".crc")))
+          .map(p -> root.relativize(p).toString().replace(File.separatorChar, '/'))
+          .sorted().collect(Collectors.toList());
+    }
+  }
+
+  public Result commit(File attemptDir, int taskIndex, int taskCount, String attemptId, String hostname)
+      throws IOException {
+    long start = System.currentTimeMillis();
+    List<String> paths = localFiles(attemptDir);
+    List<MultipartUpload> started = Collections.synchronizedList(new ArrayList<>());
+    List<PendingFile> files;
+    try (Parallel parallel = new Parallel("objectcommit-task-upload", Math.min(options.uploadThreads(),
+        Math.max(1, paths.size())))) {
+      List<Parallel.IoTask<PendingFile>> uploads = new ArrayList<>();
+      for (String p : paths) {
+        uploads.add(() -> upload(new File(attemptDir, p).toPath(), p, started));
+      }
+      try {
+        files = parallel.runAll(uploads);
+      } catch (IOException | RuntimeException e) {
+        abortQuietly(started, "task " + attemptId + " failed to upload its files");
+        throw e;
+      }
+    }
+    TaskRecord record = new TaskRecord(layout.jobId(), taskIndex, taskCount, attemptId, hostname, files);
+    long bytes = record.bytes();
+    record.getStatistics().put(StagingStatistics.TASK_FILES, (long) files.size());
+    record.getStatistics().put(StagingStatistics.TASK_BYTES, bytes);
+    record.getStatistics().put(StagingStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
+    String key = layout.taskRecordKey(taskIndex);
+    try {
+      TaskRecord.CODEC.save(store, key, record, io.objectcommit.fs.WriteCondition.ifAbsent());
+    } catch (FileAlreadyExistsException e) {
+      abortQuietly(started, "another attempt of task " + taskIndex + " committed first");
+      TaskRecord winner = null;
+      try {
+        winner = TaskRecord.CODEC.load(store, key);
+      } catch (IOException notReadable) {
+        LOG.warn("Cannot read the record of the attempt that committed task {} first: {}", taskIndex,
+            notReadable.toString());
+      }
+      LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted",
+          attemptId, taskIndex, winner == null ? "?" : winner.getTaskAttemptId(), files.size());
+      return new Result(winner, false);
+    } catch (IOException | RuntimeException e) {
+      abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));
+      throw e;
+    }
+    LOG.info("Task attempt {} committed {} files ({} bytes) as pending uploads in {} ms", attemptId, files.size(),
+        bytes, System.currentTimeMillis() - start);
+    return new Result(record, true);
+  }
+
+  private PendingFile upload(Path file, String relative, List<MultipartUpload> started) throws IOException {
+    long length = Files.size(file);
+    MultipartUpload upload = store.initiateMultipartUpload(layout.finalKey(relative));
+    started.add(upload);
+    List<String> etags = new ArrayList<>();
+    long partSize = options.partSize();
+    int n = 1;
+    long off = 0;
+    do {
+      long len = Math.min(partSize, length - off);
+      UploadedPart part = store.uploadPart(upload, n, Payload.of(file, off, len));
+      etags.add(part.etag());
+      off += len;
+      n++;
+    } while (off < length);
+    return new PendingFile(relative, upload.uploadId(), length, etags);
+  }
+
+  private void abortQuietly(List<MultipartUpload> uploads, String why) {
+    List<MultipartUpload> copy;
+    synchronized (uploads) {
+      copy = new ArrayList<>(uploads);
+    }
+    if (copy.isEmpty()) {
+      return;
+    }
+    LOG.info("Aborting {} uploads: {}", copy.size(), why);
+    try (Parallel parallel = new Parallel("objectcommit-task-abort", Math.min(options.uploadThreads(), copy.size()))) {
+      List<Parallel.IoTask<Void>> aborts = new ArrayList<>();
+      for (MultipartUpload u : copy) {
+        aborts.add(() -> {
+          store.abortMultipartUpload(u);
+          return null;
+        });
+      }
+      parallel.runAll(aborts);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not abort every upload ({}); `objectcommit-uploads abort` or a bucket lifecycle rule removes"
+          + " what is left: {}", why, e.toString());
+    }
+  }
+}

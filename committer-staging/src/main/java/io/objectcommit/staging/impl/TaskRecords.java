@@ -1,0 +1,48 @@
+package io.objectcommit.staging.impl;
+
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.staging.files.TaskRecord;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reading a job's task records by index (never by listing), a window at a time. */
+final class TaskRecords {
+
+  private final ObjectStore store;
+  private final JobLayout layout;
+  private final Parallel parallel;
+
+  TaskRecords(ObjectStore store, JobLayout layout, Parallel parallel) {
+    this.store = store;
+    this.layout = layout;
+    this.parallel = parallel;
+  }
+
+  /** The record of task {@code index}, or null when there is none (one GET). */
+  TaskRecord load(int index) throws IOException {
+    String key = layout.taskRecordKey(index);
+    TaskRecord r;
+    try {
+      r = TaskRecord.CODEC.load(store, key);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+    if (!layout.jobId().equals(r.getJobId()) || r.getTaskIndex() != index) {
+      throw new IOException(store.pathOf(key) + ": record of job " + r.getJobId() + " task " + r.getTaskIndex()
+          + " found where job " + layout.jobId() + " task " + index + " was expected");
+    }
+    return r;
+  }
+
+  /** Records {@code from..to-1}, loaded in parallel; null where there is none. */
+  List<TaskRecord> loadWindow(int from, int to) throws IOException {
+    List<Parallel.IoTask<TaskRecord>> loads = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      int index = i;
+      loads.add(() -> load(index));
+    }
+    return parallel.runAll(loads);
+  }
+}

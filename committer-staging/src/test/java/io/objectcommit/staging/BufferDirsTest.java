@@ -1,0 +1,53 @@
+package io.objectcommit.staging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.staging.impl.BufferDirs;
+import java.io.File;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BufferDirsTest {
+
+  @TempDir
+  File tmp;
+
+  @Test
+  void tasksSpreadOverDisksAndSkipFullOnes() throws IOException {
+    File d1 = new File(tmp, "disk1");
+    File d2 = new File(tmp, "disk2");
+    Map<File, Long> free = new java.util.HashMap<>(Map.of(d1, 100L << 20, d2, 100L << 20));
+    BufferDirs dirs = new BufferDirs(List.of(d1, d2), 64L << 20, free::get);
+    assertTrue(dirs.createAttemptDir("job", "attempt_0", 0).toPath().startsWith(d1.toPath()));
+    assertTrue(dirs.createAttemptDir("job", "attempt_1", 1).toPath().startsWith(d2.toPath()));
+    free.put(d2, 1L << 20);
+    File dir = dirs.createAttemptDir("job", "attempt_3", 3);
+    assertEquals(new File(new File(d1, "job"), "attempt_3"), dir);
+    assertTrue(dir.isDirectory());
+  }
+
+  @Test
+  void noRoomAnywhereNamesEveryDirectory() {
+    File d1 = new File(tmp, "disk1");
+    File d2 = new File(tmp, "disk2");
+    BufferDirs dirs = new BufferDirs(List.of(d1, d2), 64L << 20, f -> 3L << 20);
+    IOException e = assertThrows(IOException.class, () -> dirs.createAttemptDir("job", "attempt_0", 0));
+    assertTrue(e.getMessage().contains(d1 + " (3 MiB free)") && e.getMessage().contains(d2 + " (3 MiB free)"),
+        e.getMessage());
+    assertTrue(dirs.describeFailure(d1).contains("is full"), dirs.describeFailure(d1));
+  }
+
+  @Test
+  void aStaleAttemptDirectoryIsEmptied() throws IOException {
+    BufferDirs dirs = new BufferDirs(List.of(tmp), 0);
+    File dir = dirs.createAttemptDir("job", "attempt_0", 0);
+    assertTrue(new File(dir, "stale.parquet").createNewFile());
+    File again = dirs.createAttemptDir("job", "attempt_0", 0);
+    assertEquals(0, again.list().length);
+  }
+}

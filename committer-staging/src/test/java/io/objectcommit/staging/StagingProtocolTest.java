@@ -1,0 +1,365 @@
+package io.objectcommit.staging;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.impl.JobAbortStage;
+import io.objectcommit.staging.impl.JobCommitStage;
+import io.objectcommit.staging.impl.JobLayout;
+import io.objectcommit.staging.impl.StagingStatistics;
+import io.objectcommit.staging.impl.SuccessMarker;
+import io.objectcommit.fs.files.SuccessData;
+import io.objectcommit.staging.impl.TaskCommitStage;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.PathExistsException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The task and job protocol against an in-memory store: what is visible when, and which requests it costs. */
+class StagingProtocolTest {
+
+  private static final String DEST = "warehouse/table/";
+  private static final String JOB = "0b3f6c1e-1111-2222-3333-444455556666";
+
+  @TempDir
+  File tmp;
+
+  private final InMemoryStore store = new InMemoryStore("bucket");
+  private final JobLayout layout = new JobLayout("bucket", "warehouse/table", JOB);
+  private final Configuration conf = new Configuration(false);
+
+  private StagingOptions options() {
+    return StagingOptions.from(conf, "bucket", null);
+  }
+
+  private static String name(int task, int n) {
+    return "part-0000" + task + "-" + JOB + "-c00" + n + ".parquet";
+  }
+
+  /** Writes {@code files} (relative path to content) into a fresh attempt directory and commits the task. */
+  private TaskCommitStage.Result commitTask(int task, int count, int attempt, Map<String, String> files)
+      throws IOException {
+    File dir = new File(tmp, "attempt_" + task + "_" + attempt);
+    for (Map.Entry<String, String> e : files.entrySet()) {
+      File f = new File(dir, e.getKey());
+      f.getParentFile().mkdirs();
+      Files.write(f.toPath(), e.getValue().getBytes(StandardCharsets.UTF_8));
+      // what the local file system's checksums look like: never uploaded
+      Files.write(new File(f.getParentFile(), "." + f.getName() + ".crc").toPath(), new byte[] {1, 2});
+    }
+    return new TaskCommitStage(store, layout, options()).commit(dir, task, count,
+        "attempt_" + task + "_" + attempt, "host");
+  }
+
+  private Map<String, String> files(int task, int n, String partition) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      m.put((partition.isEmpty() ? "" : partition + "/") + name(task, i), "task " + task + " file " + i);
+    }
+    return m;
+  }
+
+  private JobCommitStage.Summary commitJob() throws IOException {
+    return new JobCommitStage(store, layout, options(), 0,
+        new SuccessMarker("test", "host", "test", Map.of())).commit();
+  }
+
+  private List<String> visible() {
+    List<String> keys = store.keys(DEST);
+    keys.removeIf(k -> k.startsWith(DEST + ".objectcommit-staging/") || k.equals(DEST + "_SUCCESS"));
+    return keys;
+  }
+
+  @Test
+  void nothingIsVisibleBeforeJobCommitAndEverythingAfter() throws IOException {
+    for (int t = 0; t < 4; t++) {
+      TaskCommitStage.Result r = commitTask(t, 4, 0, files(t, 2, ""));
+      assertTrue(r.won());
+      assertEquals(2, r.record().getFiles().size(), "checksum files are not uploaded");
+    }
+    assertEquals(List.of(), visible(), "task commit makes nothing visible");
+    assertEquals(8, store.pendingUnder(DEST));
+    assertEquals(4, store.keys(layout.recordsPrefix()).size());
+
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(8, visible().size());
+    for (int t = 0; t < 4; t++) {
+      for (int i = 0; i < 2; i++) {
+        assertArrayEquals(("task " + t + " file " + i).getBytes(StandardCharsets.UTF_8),
+            store.objects.get(DEST + name(t, i)));
+      }
+    }
+    assertEquals(0, store.pendingUnder(DEST), "no upload left");
+    assertEquals(List.of(), store.keys(layout.recordsPrefix()), "records deleted");
+    assertEquals(4, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(8, s.get(StagingStatistics.JOB_FILES));
+    assertEquals(8, s.filenames().size());
+    SuccessData success = SuccessData.codec().fromBytes(store.objects.get(DEST + "_SUCCESS"), "_SUCCESS");
+    assertEquals(SuccessData.S3A_NAME, success.getName());
+    assertEquals(JOB, success.getJobId());
+    assertEquals(8L, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
+    assertEquals(8, success.getFilenames().size());
+    assertTrue(success.getFilenames().contains(DEST + name(3, 1)), success.getFilenames().toString());
+  }
+
+  @Test
+  void noSuccessMarkerWhenJobCommitFails() throws IOException {
+    commitTask(1, 2, 0, files(1, 1, ""));
+    assertThrows(IOException.class, this::commitJob);
+    assertFalse(store.objects.containsKey(DEST + "_SUCCESS"));
+  }
+
+  @Test
+  void requestsPerFileAreThreeAndOverheadGrowsWithTasks() throws IOException {
+    for (int t = 0; t < 4; t++) {
+      commitTask(t, 4, 0, files(t, 5, ""));
+    }
+    commitJob();
+    Map<String, Long> c = store.counts();
+    assertEquals(20, c.get("MULTIPART_INITIATE"));
+    assertEquals(20, c.get("MULTIPART_PART"));
+    assertEquals(20, c.get("MULTIPART_COMPLETE"));
+    assertEquals(4 + 1, c.get("PUT"), "one record per task, and _SUCCESS");
+    assertEquals(4, c.get("GET"), "one read per task record");
+    assertEquals(1, c.get("BULK_DELETE"), "records deleted in one request");
+    assertEquals(1, c.get("MULTIPART_LIST"), "one sweep per job");
+    assertNull(c.get("LIST"), "append mode never lists objects: " + c);
+    assertNull(c.get("MULTIPART_ABORT"));
+    assertEquals(20 * 3 + 4 * 2 + 3, c.values().stream().mapToLong(Long::longValue).sum(), c.toString());
+  }
+
+  @Test
+  void largeFilesAreUploadedInParts() throws IOException {
+    conf.set(StagingConstants.PART_SIZE, "5M");
+    byte[] big = new byte[11 * 1024 * 1024 + 17];
+    for (int i = 0; i < big.length; i++) {
+      big[i] = (byte) (i * 31 + (i >> 13));
+    }
+    File dir = new File(tmp, "big");
+    dir.mkdirs();
+    Files.write(new File(dir, "big.bin").toPath(), big);
+    new TaskCommitStage(store, layout, options()).commit(dir, 0, 1, "attempt_big", "host");
+    assertEquals(3, store.count("MULTIPART_PART"));
+    commitJob();
+    assertArrayEquals(big, store.objects.get(DEST + "big.bin"));
+  }
+
+  @Test
+  void aSecondAttemptOfACommittedTaskLosesAndAbortsItsUploads() throws IOException {
+    commitTask(0, 2, 0, files(0, 2, ""));
+    Map<String, String> other = new LinkedHashMap<>();
+    other.put("part-00000-" + JOB + "-speculative.parquet", "duplicate");
+    TaskCommitStage.Result second = commitTask(0, 2, 1, other);
+    assertFalse(second.won());
+    assertEquals("attempt_0_0", second.record().getTaskAttemptId());
+    assertEquals(2, store.pendingUnder(DEST), "the loser's upload is aborted");
+    commitTask(1, 2, 0, files(1, 1, ""));
+    commitJob();
+    assertEquals(List.of(DEST + name(0, 0), DEST + name(0, 1), DEST + name(1, 0)), visible());
+    assertEquals(0, store.pendingUnder(DEST));
+  }
+
+  @Test
+  void aFailedUploadInTaskCommitAbortsTheTasksUploads() throws IOException {
+    store.failing = r -> r.startsWith("MULTIPART_PART") && r.endsWith(name(0, 2));
+    assertThrows(IOException.class, () -> commitTask(0, 1, 0, files(0, 4, "")));
+    assertEquals(0, store.pendingUnder(DEST), "every upload the attempt started is aborted");
+    assertEquals(List.of(), store.keys(layout.recordsPrefix()), "no record");
+  }
+
+  @Test
+  void aMissingTaskRecordFailsJobCommitBeforeAnythingIsVisibleAndAbortRemovesAll() throws IOException {
+    commitTask(0, 3, 0, files(0, 1, ""));
+    commitTask(2, 3, 0, files(2, 1, ""));
+    IOException e = assertThrows(IOException.class, this::commitJob);
+    assertTrue(e.getMessage().contains("no record of task 1 of 3"), e.getMessage());
+    assertEquals(List.of(), visible());
+    long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
+    assertEquals(2, aborted);
+    assertEquals(0, store.pendingUnder(""));
+    assertEquals(List.of(), store.keys(DEST), "records deleted too");
+  }
+
+  @Test
+  void abortFindsRecordsTheListingHides() throws IOException {
+    for (int t = 0; t < 3; t++) {
+      commitTask(t, 3, 0, files(t, 2, ""));
+    }
+    store.hiddenFromList.add(layout.taskRecordKey(1));
+    store.hiddenFromList.add(layout.taskRecordKey(2));
+    new JobAbortStage(store, layout, options()).abort(false, 0);
+    assertEquals(0, store.pendingUnder(""), "records 1 and 2 found by probing below task 0's task count");
+    assertEquals(List.of(), visible());
+  }
+
+  @Test
+  void abortAfterAFailedCompletionDeletesWhatWasCompleted() throws IOException {
+    for (int t = 0; t < 4; t++) {
+      commitTask(t, 4, 0, files(t, 2, ""));
+    }
+    store.failing = r -> r.equals("MULTIPART_COMPLETE " + DEST + name(3, 1));
+    JobCommitStage stage = new JobCommitStage(store, layout, options(), 0, null);
+    assertThrows(IOException.class, stage::commit);
+    assertTrue(stage.completionStarted());
+    assertEquals(7, visible().size(), "the other files were completed");
+    store.failing = r -> false;
+    new JobAbortStage(store, layout, options()).abort(stage.completionStarted(), 0);
+    assertEquals(List.of(), visible(), "abort deletes the completed files");
+    assertEquals(0, store.pendingUnder(""));
+  }
+
+  @Test
+  void sweepAbortsUploadsOfTheJobThatNoRecordNames() throws IOException {
+    commitTask(0, 1, 0, files(0, 1, ""));
+    MultipartUpload orphan = store.initiateMultipartUpload(DEST + "part-00007-" + JOB + "-c000.parquet");
+    MultipartUpload otherJob = store.initiateMultipartUpload(DEST + "part-00000-another-job.parquet");
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(1, s.get(StagingStatistics.JOB_UPLOADS_SWEPT));
+    assertFalse(store.uploads.containsKey(orphan.uploadId()));
+    assertTrue(store.uploads.containsKey(otherJob.uploadId()), "other jobs' uploads are left alone");
+  }
+
+  @Test
+  void conflictModeFailRefusesADestinationWithData() throws IOException {
+    store.put(DEST + "old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    conf.set(StagingConstants.CONFLICT_MODE, "fail");
+    commitTask(0, 1, 0, files(0, 1, ""));
+    assertThrows(PathExistsException.class, this::commitJob);
+    assertEquals(List.of(DEST + "old.parquet"), visible());
+    new JobAbortStage(store, layout, options()).abort(false, 0);
+    assertEquals(0, store.pendingUnder(""));
+  }
+
+  @Test
+  void conflictModeFailAcceptsAnEmptyDestination() throws IOException {
+    conf.set(StagingConstants.CONFLICT_MODE, "fail");
+    commitTask(0, 1, 0, files(0, 1, ""));
+    commitJob();
+    assertEquals(List.of(DEST + name(0, 0)), visible());
+  }
+
+  @Test
+  void conflictModeReplaceDeletesOldDataAtJobCommitOnly() throws IOException {
+    store.put(DEST + "old/a.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    store.put(DEST + "_SUCCESS", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    store.put("warehouse/other/keep.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    conf.set(StagingConstants.CONFLICT_MODE, "replace");
+    commitTask(0, 2, 0, files(0, 1, ""));
+    commitTask(1, 2, 0, files(1, 1, ""));
+    assertEquals(List.of(DEST + "old/a.parquet"), visible(), "old data stays until job commit");
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(List.of(DEST + name(0, 0), DEST + name(1, 0)), visible());
+    assertEquals(2, s.get(StagingStatistics.JOB_OLD_OBJECTS_DELETED));
+    assertTrue(store.objects.containsKey("warehouse/other/keep.parquet"));
+  }
+
+  @Test
+  void partitionedReplaceTouchesOnlyThePartitionsWritten() throws IOException {
+    for (String p : Arrays.asList("p=1", "p=2", "p=3")) {
+      store.put(DEST + p + "/old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+          io.objectcommit.fs.WriteCondition.none());
+    }
+    conf.set(StagingConstants.COMMITTER, "partitioned");
+    conf.set(StagingConstants.CONFLICT_MODE, "replace");
+    commitTask(0, 2, 0, files(0, 1, "p=1"));
+    commitTask(1, 2, 0, files(1, 1, "p=4"));
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(List.of(DEST + "p=1/" + name(0, 0), DEST + "p=2/old.parquet", DEST + "p=3/old.parquet",
+        DEST + "p=4/" + name(1, 0)), visible());
+    assertEquals(2, s.get(StagingStatistics.JOB_PARTITIONS));
+  }
+
+  @Test
+  void partitionedFailRefusesOnlyAnExistingPartition() throws IOException {
+    store.put(DEST + "p=2/old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    conf.set(StagingConstants.COMMITTER, "partitioned");
+    conf.set(StagingConstants.CONFLICT_MODE, "fail");
+    commitTask(0, 1, 0, files(0, 1, "p=1"));
+    commitJob();
+    assertEquals(List.of(DEST + "p=1/" + name(0, 0), DEST + "p=2/old.parquet"), visible());
+
+    JobLayout second = new JobLayout("bucket", "warehouse/table", "job-2");
+    File dir = new File(tmp, "second/p=2");
+    dir.mkdirs();
+    Files.write(new File(dir, "new.parquet").toPath(), new byte[] {2});
+    new TaskCommitStage(store, second, options()).commit(new File(tmp, "second"), 0, 1, "a", "h");
+    PathExistsException e = assertThrows(PathExistsException.class,
+        () -> new JobCommitStage(store, second, options(), 0, null).commit());
+    assertTrue(e.getMessage().contains("partition p=2"), e.getMessage());
+  }
+
+  @Test
+  void dynamicPartitionOverwriteReplacesExactlyThePartitionsWritten() throws IOException {
+    for (String p : Arrays.asList("p=1", "p=2")) {
+      store.put(DEST + p + "/old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+          io.objectcommit.fs.WriteCondition.none());
+    }
+    conf.setBoolean(StagingConstants.DYNAMIC_PARTITION_OVERWRITE, true);
+    conf.set(StagingConstants.CONFLICT_MODE, "fail"); // dynamic overwrite wins over the conflict mode
+    commitTask(0, 1, 0, files(0, 2, "p=2"));
+    commitJob();
+    assertEquals(List.of(DEST + "p=1/old.parquet", DEST + "p=2/" + name(0, 0), DEST + "p=2/" + name(0, 1)),
+        visible());
+  }
+
+  @Test
+  void sparkOverwriteThroughTheProtocolReplacesTheNamedPaths() throws IOException {
+    store.put(DEST + "p=1/old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    store.put(DEST + "p=2/old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
+        io.objectcommit.fs.WriteCondition.none());
+    conf.set(StagingConstants.REPLACE_PATHS, "p=1");
+    commitTask(0, 1, 0, files(0, 1, "p=1"));
+    commitJob();
+    assertEquals(List.of(DEST + "p=1/" + name(0, 0), DEST + "p=2/old.parquet"), visible());
+  }
+
+  @Test
+  void recordsOfAnotherJobAreRefused() throws IOException {
+    commitTask(0, 1, 0, files(0, 1, ""));
+    TaskRecord r = TaskRecord.CODEC.load(store, layout.taskRecordKey(0));
+    TaskRecord foreign = new TaskRecord("other-job", 0, 1, "x", "h", r.getFiles());
+    store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(TaskRecord.CODEC.toBytes(foreign)),
+        io.objectcommit.fs.WriteCondition.none());
+    IOException e = assertThrows(IOException.class, this::commitJob);
+    assertTrue(e.getMessage().contains("other-job"), e.getMessage());
+    assertEquals(List.of(), visible());
+  }
+
+  @Test
+  void withoutATaskCountRecordsAreReadUpToTheFirstMissingOne() throws IOException {
+    commitTask(0, 0, 0, files(0, 1, ""));
+    commitTask(1, 0, 0, files(1, 1, ""));
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(2, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(2, visible().size());
+  }
+
+  @Test
+  void emptyTasksStillSaveARecord() throws IOException {
+    commitTask(0, 2, 0, Map.of());
+    commitTask(1, 2, 0, files(1, 1, ""));
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(2, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(List.of(DEST + name(1, 0)), visible());
+  }
+}

@@ -94,15 +94,7 @@ final class LocalSeekableStream extends InputStream implements Seekable, Positio
 
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-    PositionedReads.check(path, position, buffer, offset, length);
-    int done = 0;
-    while (done < length) {
-      int n = read(position + done, buffer, offset + done, length - done);
-      if (n < 0) {
-        throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY);
-      }
-      done += n;
-    }
+    PositionedReads.readFully(this::read, path, position, buffer, offset, length);
   }
 
   @Override

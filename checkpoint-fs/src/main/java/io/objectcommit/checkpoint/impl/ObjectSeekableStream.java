@@ -138,19 +138,7 @@ final class ObjectSeekableStream extends InputStream implements Seekable, Positi
 
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-    PositionedReads.check(path, position, buffer, offset, length);
-    if (position < 0 || position + length > size) {
-      throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY + " (" + position + "+" + length
-          + " > " + size + ")");
-    }
-    int done = 0;
-    while (done < length) {
-      int n = read(position + done, buffer, offset + done, length - done);
-      if (n < 0) {
-        throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY);
-      }
-      done += n;
-    }
+    PositionedReads.readFully(this::read, path, position, buffer, offset, length);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.objectcommit.checkpoint.impl;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.util.Objects;
 import org.apache.hadoop.fs.FSExceptionMessages;
 
@@ -8,6 +9,26 @@ import org.apache.hadoop.fs.FSExceptionMessages;
 final class PositionedReads {
 
   private PositionedReads() {
+  }
+
+  /** One positioned read. */
+  @FunctionalInterface
+  interface Reader {
+    int read(long position, byte[] buffer, int offset, int length) throws IOException;
+  }
+
+  /** {@code readFully} on top of positioned reads: EOFException when the file ends first. */
+  static void readFully(Reader reader, String path, long position, byte[] buffer, int offset, int length)
+      throws IOException {
+    check(path, position, buffer, offset, length);
+    int done = 0;
+    while (done < length) {
+      int n = reader.read(position + done, buffer, offset + done, length - done);
+      if (n < 0) {
+        throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY);
+      }
+      done += n;
+    }
   }
 
   static void check(String path, long position, byte[] buffer, int offset, int length) throws EOFException {

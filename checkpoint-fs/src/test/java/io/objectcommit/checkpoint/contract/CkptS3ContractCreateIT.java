@@ -1,47 +1,12 @@
 package io.objectcommit.checkpoint.contract;
 
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertFalse;
-
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.contract.AbstractContractCreateTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.junit.Test;
 
 /** Hadoop's Create contract suite against the checkpoint FileSystem's s3 backend. */
-public class CkptS3ContractCreateIT extends AbstractContractCreateTest {
+public class CkptS3ContractCreateIT extends CkptContractCreateSemantics {
   @Override
   protected AbstractFSContract createContract(Configuration conf) {
     return new CkptS3Contract(conf);
-  }
-
-  /**
-   * Replaces the suite's Syncable probe, which expects a real file system's file to exist while it is written:
-   * ours appears only when its stream is closed, whole (that is the point of it). hflush/hsync are declared
-   * unsupported; a flush publishes nothing; close publishes everything.
-   */
-  @Test
-  @Override
-  public void testSyncable() throws Throwable {
-    FileSystem fs = getFileSystem();
-    Path path = methodPath();
-    byte[] data = {'a', 'b'};
-    try (FSDataOutputStream out = fs.create(path, true)) {
-      assertFalse(out.hasCapability("hflush"));
-      assertFalse(out.hasCapability("hsync"));
-      out.write(data);
-      out.hflush();
-      out.hsync();
-      assertFalse("not visible before close", fs.exists(path));
-    }
-    try (FSDataInputStream in = fs.open(path)) {
-      byte[] back = new byte[2];
-      in.readFully(0, back);
-      assertArrayEquals(data, back);
-    }
   }
 }

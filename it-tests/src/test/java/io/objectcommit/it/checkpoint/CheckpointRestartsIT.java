@@ -1,12 +1,12 @@
 package io.objectcommit.it.checkpoint;
 
-import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.AbstractStreamingRestartIT;
 import io.objectcommit.it.faults.CheckpointContender;
+import io.objectcommit.it.faults.CountingQuery;
 import io.objectcommit.it.faults.ObjectCommitCheckpoints;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StreamInput;
@@ -16,14 +16,9 @@ import io.objectcommit.testsupport.proxy.FaultPlan;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +36,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CheckpointRestartsIT {
 
   private static final int RESTARTS = 5;
-  private static final List<long[]> OUTPUT = Collections.synchronizedList(new ArrayList<>());
   private static final String ROCKSDB =
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
 
@@ -63,8 +57,8 @@ class CheckpointRestartsIT {
       String checkpoint = contender.location(proxied, "restarts/checkpoint");
       List<Long> allBatches = new ArrayList<>();
       for (int run = 0; run <= RESTARTS; run++) {
-        OUTPUT.clear();
-        StreamingQuery q = start(spark, input, checkpoint);
+        CountingQuery.clear();
+        StreamingQuery q = CountingQuery.start(spark, input, checkpoint);
         try {
           in.addFile(run);
           q.processAllAvailable();
@@ -72,44 +66,13 @@ class CheckpointRestartsIT {
           q.stop();
         }
         assertTrue(q.exception().isEmpty(), "run " + run + ": " + q.exception());
-        List<Long> batches = batches();
+        List<Long> batches = CountingQuery.batches();
         assertEquals(List.of((long) run), batches, "run " + run + " processes exactly its one new batch");
         assertTrue(allBatches.stream().noneMatch(batches::contains), "no batch twice: " + allBatches + batches);
         allBatches.addAll(batches);
-        assertEquals(StreamInput.expectedCounts(run + 1), lastCounts(), "exact state after run " + run);
+        assertEquals(StreamInput.expectedCounts(run + 1), CountingQuery.lastCounts(), "exact state after run " + run);
       }
       assertTrue(proxied.proxy().counts().total() > 0 || "local".equals(backend));
     }
-  }
-
-  private static StreamingQuery start(SparkSession spark, Path input, String checkpoint) throws Exception {
-    Dataset<Row> counts = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
-        .csv(input.toString())
-        .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count();
-    VoidFunction2<Dataset<Row>, Long> sink = (batch, id) -> {
-      for (Row r : batch.collectAsList()) {
-        OUTPUT.add(new long[] {id, r.getInt(0), r.getLong(1)});
-      }
-      OUTPUT.add(new long[] {id, -1, 0});
-    };
-    return counts.writeStream().outputMode("complete").option("checkpointLocation", checkpoint)
-        .foreachBatch(sink).start();
-  }
-
-  private static List<Long> batches() {
-    List<Long> ids = new ArrayList<>();
-    synchronized (OUTPUT) {
-      OUTPUT.stream().filter(r -> r[1] == -1).forEach(r -> ids.add(r[0]));
-    }
-    return ids;
-  }
-
-  private static Map<Integer, Long> lastCounts() {
-    Map<Integer, Long> m = new TreeMap<>();
-    synchronized (OUTPUT) {
-      long last = OUTPUT.get(OUTPUT.size() - 1)[0];
-      OUTPUT.stream().filter(r -> r[0] == last && r[1] >= 0).forEach(r -> m.put((int) r[1], r[2]));
-    }
-    return m;
   }
 }

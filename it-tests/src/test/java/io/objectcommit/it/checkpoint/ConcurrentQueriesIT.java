@@ -1,12 +1,12 @@
 package io.objectcommit.it.checkpoint;
 
-import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CheckpointContender;
+import io.objectcommit.it.faults.CountingQuery;
 import io.objectcommit.it.faults.ObjectCommitCheckpoints;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StreamInput;
@@ -16,14 +16,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +35,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 @S3IntegrationTest
 class ConcurrentQueriesIT {
 
-  private static final List<long[]> OUTPUT = Collections.synchronizedList(new ArrayList<>());
   private static volatile CountDownLatch inSink;
   private static volatile CountDownLatch release;
 
@@ -57,7 +52,12 @@ class ConcurrentQueriesIT {
       in.addFile(0);
       inSink = new CountDownLatch(1);
       release = new CountDownLatch(1);
-      StreamingQuery a = start(spark, input, checkpoint, true);
+      StreamingQuery a = CountingQuery.start(spark, input, checkpoint, id -> {
+        if (id == 0) { // hold driver A in its sink, batch 0 run but not committed
+          inSink.countDown();
+          release.await(300, TimeUnit.SECONDS);
+        }
+      });
       assertTrue(inSink.await(120, TimeUnit.SECONDS), "driver A reached its sink in batch 0");
 
       Process b = secondDriver(input, checkpoint, proxied.s3aOptions(), contender.sparkConf(), efs);
@@ -80,12 +80,12 @@ class ConcurrentQueriesIT {
       assertTrue(message.contains("Multiple streaming jobs detected for 0")
           || message.contains("Multiple streaming queries are concurrently using"), message);
 
-      OUTPUT.clear();
+      CountingQuery.clear();
       in.addFile(1);
-      StreamingQuery c = start(spark, input, checkpoint, false);
+      StreamingQuery c = CountingQuery.start(spark, input, checkpoint);
       c.processAllAvailable();
       c.stop();
-      assertEquals(StreamInput.expectedCounts(2), lastCounts(), "the checkpoint is intact");
+      assertEquals(StreamInput.expectedCounts(2), CountingQuery.lastCounts(), "the checkpoint is intact");
     }
   }
 
@@ -118,30 +118,5 @@ class ConcurrentQueriesIT {
       b.append(c.getMessage()).append(" | ");
     }
     return b.toString();
-  }
-
-  private static StreamingQuery start(SparkSession spark, Path input, String checkpoint, boolean hold)
-      throws Exception {
-    Dataset<Row> counts = spark.readStream().schema("value LONG").csv(input.toString())
-        .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count();
-    return counts.writeStream().outputMode("complete").option("checkpointLocation", checkpoint)
-        .foreachBatch((Dataset<Row> batch, Long id) -> {
-          for (Row r : batch.collectAsList()) {
-            OUTPUT.add(new long[] {id, r.getInt(0), r.getLong(1)});
-          }
-          if (hold && id == 0) {
-            inSink.countDown();
-            release.await(300, TimeUnit.SECONDS);
-          }
-        }).start();
-  }
-
-  private static Map<Integer, Long> lastCounts() {
-    Map<Integer, Long> m = new TreeMap<>();
-    synchronized (OUTPUT) {
-      long last = OUTPUT.get(OUTPUT.size() - 1)[0];
-      OUTPUT.stream().filter(r -> r[0] == last).forEach(r -> m.put((int) r[1], r[2]));
-    }
-    return m;
   }
 }

@@ -1,6 +1,5 @@
 package io.objectcommit.it.faults;
 
-import static org.apache.spark.sql.functions.col;
 
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3IntegrationTest;
@@ -8,15 +7,8 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeoutException;
-import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.Test;
@@ -38,7 +30,6 @@ public abstract class AbstractStreamingRestartIT {
   public static final long SEED = 77;
   public static final long WINDOW_SECONDS = 60;
   public static final int FILES_BEFORE_STOP = 3;
-  private static final List<long[]> OUTPUT = Collections.synchronizedList(new ArrayList<>());
 
   /** What the restarted query did. */
   public static final class Outcome {
@@ -86,40 +77,6 @@ public abstract class AbstractStreamingRestartIT {
     return c.getClass().getName() + ": " + c.getMessage();
   }
 
-  private static StreamingQuery start(SparkSession spark, Path input, String checkpoint) throws TimeoutException {
-    Dataset<Row> counts = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
-        .csv(input.toString())
-        .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count();
-    VoidFunction2<Dataset<Row>, Long> sink = (batch, id) -> {
-      for (Row r : batch.collectAsList()) {
-        OUTPUT.add(new long[] {id, r.getInt(0), r.getLong(1)});
-      }
-      OUTPUT.add(new long[] {id, -1, 0});
-    };
-    return counts.writeStream().outputMode("complete").option("checkpointLocation", checkpoint)
-        .foreachBatch(sink).start();
-  }
-
-  private static List<Long> batches() {
-    List<Long> ids = new ArrayList<>();
-    synchronized (OUTPUT) {
-      OUTPUT.stream().filter(r -> r[1] == -1).forEach(r -> ids.add(r[0]));
-    }
-    return ids;
-  }
-
-  private static Map<Integer, Long> lastCounts() {
-    Map<Integer, Long> m = new TreeMap<>();
-    synchronized (OUTPUT) {
-      if (OUTPUT.isEmpty()) {
-        return m;
-      }
-      long last = OUTPUT.get(OUTPUT.size() - 1)[0];
-      OUTPUT.stream().filter(r -> r[0] == last && r[1] >= 0).forEach(r -> m.put((int) r[1], r[2]));
-    }
-    return m;
-  }
-
   @Test
   void restartWhileListingsLag(S3TestBucket bucket, @TempDir Path input) throws Exception {
     StreamInput in = new StreamInput(input);
@@ -127,8 +84,8 @@ public abstract class AbstractStreamingRestartIT {
         SparkSession spark = SparkSessions.local("streaming-restart", "local[2]", proxied.s3aOptions(),
             contender().sparkConf())) {
       String checkpoint = contender().location(proxied, "stream/checkpoint");
-      OUTPUT.clear();
-      StreamingQuery q = start(spark, input, checkpoint);
+      CountingQuery.clear();
+      StreamingQuery q = CountingQuery.start(spark, input, checkpoint);
       for (int i = 0; i < FILES_BEFORE_STOP; i++) {
         if (i == FILES_BEFORE_STOP - 1) {
           proxied.proxy().forgetHistory();
@@ -137,14 +94,14 @@ public abstract class AbstractStreamingRestartIT {
         q.processAllAvailable();
       }
       q.stop();
-      List<Long> first = batches();
-      OUTPUT.clear();
+      List<Long> first = CountingQuery.batches();
+      CountingQuery.clear();
 
       proxied.proxy().setFaults(FaultPlan.builder(SEED).listingInconsistency(Duration.ofSeconds(WINDOW_SECONDS))
           .build());
       Throwable failure = null;
       try {
-        StreamingQuery restarted = start(spark, input, checkpoint);
+        StreamingQuery restarted = CountingQuery.start(spark, input, checkpoint);
         in.addFile(FILES_BEFORE_STOP);
         try {
           restarted.processAllAvailable();
@@ -158,7 +115,7 @@ public abstract class AbstractStreamingRestartIT {
         failure = e;
       }
       proxied.proxy().setFaults(FaultPlan.none());
-      Outcome o = new Outcome(failure, first, batches(), lastCounts(),
+      Outcome o = new Outcome(failure, first, CountingQuery.batches(), CountingQuery.lastCounts(),
           StreamInput.expectedCounts(FILES_BEFORE_STOP + 1));
       LOG.info("{}: restart under listing inconsistency: {}", contender().name(), o);
       verify(o);

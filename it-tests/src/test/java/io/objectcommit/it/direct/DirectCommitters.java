@@ -14,7 +14,7 @@ public final class DirectCommitters {
 
   /** {@code spark.sql.parquet.output.committer.class} with Spark's default commit protocol. */
   public static CommitterContender parquet() {
-    return of("objectcommit DirectParquetOutputCommitter",
+    return CommitterContender.of("objectcommit DirectParquetOutputCommitter",
         Map.of("spark.sql.parquet.output.committer.class", DirectParquetOutputCommitter.class.getName()));
   }
 
@@ -25,25 +25,7 @@ public final class DirectCommitters {
     m.put("spark.sql.parquet.output.committer.class",
         "org.apache.spark.internal.io.cloud.BindingParquetOutputCommitter");
     m.put("spark.hadoop.mapreduce.outputcommitter.factory.scheme.s3a", DirectCommitterFactory.class.getName());
-    return of("objectcommit DirectCommitterFactory (PathOutputCommitProtocol)", m);
+    return CommitterContender.of("objectcommit DirectCommitterFactory (PathOutputCommitProtocol)", m);
   }
 
-  private static CommitterContender of(String name, Map<String, String> conf) {
-    return new CommitterContender() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        return conf;
-      }
-
-      @Override
-      public String toString() {
-        return name;
-      }
-    };
-  }
 }

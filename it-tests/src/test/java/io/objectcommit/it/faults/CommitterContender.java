@@ -13,4 +13,25 @@ public interface CommitterContender {
 
   /** Spark settings ({@code spark.*}, {@code spark.hadoop.*}) that make a Parquet write use this committer. */
   Map<String, String> sparkConf();
+
+  /** A contender from a name and its settings. */
+  static CommitterContender of(String name, Map<String, String> conf) {
+    Map<String, String> settings = Map.copyOf(conf);
+    return new CommitterContender() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        return settings;
+      }
+
+      @Override
+      public String toString() {
+        return name;
+      }
+    };
+  }
 }

@@ -15,44 +15,29 @@ public final class StagingCommitters {
     return Path.of("target", "staging-buffers").toAbsolutePath().toString();
   }
 
-  private static CommitterContender of(String name, Map<String, String> conf) {
+  /** A contender with the test tasks' buffer directories added. */
+  private static CommitterContender withBuffers(String name, Map<String, String> conf) {
     Map<String, String> m = new LinkedHashMap<>(conf);
     m.put("spark.hadoop.fs.objectcommit.staging.buffer.dirs", bufferDir());
     m.put("spark.hadoop.fs.objectcommit.staging.buffer.min-free", "1M");
-    Map<String, String> all = Map.copyOf(m);
-    return new CommitterContender() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        return all;
-      }
-
-      @Override
-      public String toString() {
-        return name;
-      }
-    };
+    return CommitterContender.of(name, m);
   }
 
   /** Through {@code spark.sql.parquet.output.committer.class} with Spark's default commit protocol. */
   public static CommitterContender parquetBinding() {
-    return of("staging (Parquet binding)", Map.of("spark.sql.parquet.output.committer.class",
+    return withBuffers("staging (Parquet binding)", Map.of("spark.sql.parquet.output.committer.class",
         "io.objectcommit.staging.StagingParquetOutputCommitter"));
   }
 
   /** Through our commit protocol: every format, Overwrite deferred to job commit, dynamic partition overwrite. */
   public static CommitterContender protocol() {
-    return of("staging (StagingCommitProtocol)", Map.of("spark.sql.sources.commitProtocolClass",
+    return withBuffers("staging (StagingCommitProtocol)", Map.of("spark.sql.sources.commitProtocolClass",
         "io.objectcommit.staging.spark.StagingCommitProtocol"));
   }
 
   /** Through the PathOutputCommitterFactory and spark-hadoop-cloud's PathOutputCommitProtocol: every format. */
   public static CommitterContender factory() {
-    return of("staging (PathOutputCommitterFactory)", Map.of(
+    return withBuffers("staging (PathOutputCommitterFactory)", Map.of(
         "spark.sql.sources.commitProtocolClass", "org.apache.spark.internal.io.cloud.PathOutputCommitProtocol",
         "spark.sql.parquet.output.committer.class", "org.apache.spark.internal.io.cloud.BindingParquetOutputCommitter",
         "spark.hadoop.mapreduce.outputcommitter.factory.scheme.s3a", "io.objectcommit.staging.StagingCommitterFactory"));

@@ -9,48 +9,30 @@ public final class StockCommitters {
   private StockCommitters() {
   }
 
-  private static CommitterContender of(String name, Map<String, String> conf) {
-    return new CommitterContender() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        return conf;
-      }
-
-      @Override
-      public String toString() {
-        return name;
-      }
-    };
-  }
 
   /** Hadoop's FileOutputCommitter, algorithm 1: task commit renames the attempt directory, job commit merges. */
   public static CommitterContender fileOutputCommitterV1() {
-    return of("FileOutputCommitter v1", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "1"));
+    return CommitterContender.of("FileOutputCommitter v1", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "1"));
   }
 
   /** Hadoop's FileOutputCommitter, algorithm 2: task commit merges into the destination. */
   public static CommitterContender fileOutputCommitterV2() {
-    return of("FileOutputCommitter v2", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "2"));
+    return CommitterContender.of("FileOutputCommitter v2", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "2"));
   }
 
   /** The S3A staging "directory" committer through spark-hadoop-cloud's binding. */
   public static CommitterContender s3aDirectory() {
-    return of("S3A directory", s3a("directory"));
+    return CommitterContender.of("S3A directory", s3a("directory"));
   }
 
   /** The S3A "magic" committer through spark-hadoop-cloud's binding. */
   public static CommitterContender s3aMagic() {
-    return of("S3A magic", s3a("magic"));
+    return CommitterContender.of("S3A magic", s3a("magic"));
   }
 
   /** Direct writing in the style of Spark 1.6's DirectParquetOutputCommitter ({@link DirectTestCommitter}). */
   public static CommitterContender direct() {
-    return of("direct (DirectParquetOutputCommitter style)",
+    return CommitterContender.of("direct (DirectParquetOutputCommitter style)",
         Map.of("spark.sql.parquet.output.committer.class", DirectTestCommitter.class.getName()));
   }
 

@@ -171,6 +171,7 @@ final class ProxyConnection implements Runnable {
       // Counted before the client sees the response: a test reading the counts right after its request
       // returned must find it.
       proxy.counter().record(op, status);
+      LOG.debug("proxy: {} {} ({}) -> {}", s3.method(), s3.path(), op, status);
       if (body != null) {
         resp.remove("Transfer-Encoding");
         if (!noBody) {

@@ -43,7 +43,7 @@ final class SvgChart {
   }
 
   static String render(String title, List<Panel> panels) {
-    int height = 50;
+    int height = 64;
     for (Panel p : panels) {
       height += TITLE_HEIGHT + p.bars().size() * (BAR_HEIGHT + BAR_GAP) + PANEL_GAP;
     }
@@ -54,8 +54,8 @@ final class SvgChart {
         WIDTH, height, WIDTH, height));
     sb.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
     sb.append(text(12, 28, escape(title), "font-size=\"16\" font-weight=\"bold\""));
-    sb.append(legend(WIDTH - 260, 22));
-    int y = 50;
+    sb.append(legend(12, 50));
+    int y = 64;
     for (Panel p : panels) {
       y = panel(sb, p, y);
     }

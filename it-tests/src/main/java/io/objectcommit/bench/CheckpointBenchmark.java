@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.col;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.S3TestSettings;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +35,9 @@ final class CheckpointBenchmark {
   static final int KEYS = 1000;
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointBenchmark.class);
 
+  /** On an external endpoint with a shared bucket, a fresh prefix in it instead of a new bucket per run. */
+  private static final String SHARED_BUCKET = S3TestSettings.fromEnvironment().sharedBucket().orElse(null);
+
   private final S3Endpoint upstream;
   private final S3FaultProxy proxy;
   private final String master;
@@ -54,7 +58,7 @@ final class CheckpointBenchmark {
     // that depend on earlier contenders: off for every contender, so that the counts belong to the batches.
     conf.put("spark.sql.streaming.stateStore.maintenanceInterval", "1h");
     BatchInput input = new BatchInput(workDir.resolve("input-" + (++runs)));
-    try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-ckpt", null);
+    try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-ckpt", SHARED_BUCKET);
         SparkSession spark = SparkSessions.local("objectcommit-bench-checkpoint", master,
             proxy.endpoint().s3aOptions(), conf)) {
       String location = contender.location().apply(bucket.name() + "/" + bucket.prefix());

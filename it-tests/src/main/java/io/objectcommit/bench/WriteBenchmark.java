@@ -3,6 +3,7 @@ package io.objectcommit.bench;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.S3TestSettings;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,9 @@ final class WriteBenchmark {
 
   private static final Logger LOG = LoggerFactory.getLogger(WriteBenchmark.class);
 
+  /** On an external endpoint with a shared bucket, a fresh prefix in it instead of a new bucket per run. */
+  private static final String SHARED_BUCKET = S3TestSettings.fromEnvironment().sharedBucket().orElse(null);
+
   private final S3Endpoint upstream;
   private final S3FaultProxy proxy;
   private final String master;
@@ -34,7 +38,7 @@ final class WriteBenchmark {
   }
 
   WriteResult run(WriteShape shape, WriteContender contender) {
-    try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-write", null);
+    try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-write", SHARED_BUCKET);
         SparkSession spark = SparkSessions.local("objectcommit-bench-write", master, proxyOptions(),
             contender.sparkConf())) {
       String table = bucket.s3a("table");

@@ -12,13 +12,15 @@ import java.util.Map;
  * @param machine a description of the machine and endpoint, for example {@code 2 cores, LocalStack host mode}
  * @param writes write results in run order
  * @param checkpoints checkpoint results in run order
+ * @param failures contenders that failed, with the error (empty when all ran)
  */
 public record BenchResults(BenchSettings settings, String date, String machine, List<WriteResult> writes,
-    List<CheckpointResult> checkpoints) {
+    List<CheckpointResult> checkpoints, List<String> failures) {
 
   public BenchResults {
     writes = List.copyOf(writes);
     checkpoints = List.copyOf(checkpoints);
+    failures = List.copyOf(failures);
   }
 
   /** The shapes in run order. */
@@ -72,6 +74,7 @@ public record BenchResults(BenchSettings settings, String date, String machine, 
       r.put("notFound", c.requests().notFound());
       return r;
     }).toList());
+    m.put("failures", failures);
     m.put("targets", Targets.evaluate(this).stream().map(t -> Map.of("target", t.target(), "met", t.met(),
         "detail", t.detail())).toList());
     return m;

@@ -13,13 +13,18 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One benchmark run: every write contender on every shape, then every checkpoint contender at every partition
  * count, in a fixed order, all through one latency proxy (counts reset per contender, a fresh bucket each); then
- * {@code bench.md}, {@code bench.json} and {@code bench.svg} in the output directory.
+ * {@code bench.md}, {@code bench.json} and {@code bench.svg} in the output directory. A contender that fails is
+ * reported as such and the run goes on.
  */
 public final class BenchmarkRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
 
   private final BenchSettings settings;
   private final S3Endpoint upstream;
@@ -43,6 +48,7 @@ public final class BenchmarkRun {
     Path work = out.resolve("work-" + System.currentTimeMillis());
     List<WriteResult> writes = new ArrayList<>();
     List<CheckpointResult> checkpoints = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
     try (S3FaultProxy proxy = S3FaultProxy.start(upstream)) {
       proxy.setFaults(FaultPlan.builder(1).latency(Duration.ofMillis(settings.latencyMs()), Duration.ZERO).build());
       Progress.say(String.format("%d ms added to every S3 request by the proxy on port %d; Spark %s",
@@ -52,10 +58,14 @@ public final class BenchmarkRun {
       for (WriteShape shape : settings.writeShapes()) {
         for (WriteContender c : writeContenders) {
           long t0 = System.nanoTime();
-          WriteResult r = wb.run(shape, c);
-          writes.add(r);
-          Progress.say(String.format("write: %s, %s ... %.1f s (commit %.2f s, %,d requests)", c.name(),
-              shape.label(), r.jobMs() / 1000.0, r.commitMs() / 1000.0, r.requests().total()), t0);
+          try {
+            WriteResult r = wb.run(shape, c);
+            writes.add(r);
+            Progress.say(String.format("write: %s, %s ... %.1f s (commit %.2f s, %,d requests)", c.name(),
+                shape.label(), r.jobMs() / 1000.0, r.commitMs() / 1000.0, r.requests().total()), t0);
+          } catch (RuntimeException e) {
+            failed(failures, "write: " + c.name() + ", " + shape.label(), e);
+          }
         }
       }
       CheckpointBenchmark cb = new CheckpointBenchmark(upstream, proxy, settings.master(), work);
@@ -63,15 +73,19 @@ public final class BenchmarkRun {
       for (int partitions : settings.shufflePartitions()) {
         for (CheckpointContender c : ckptContenders) {
           long t0 = System.nanoTime();
-          CheckpointResult r = cb.run(c, partitions, settings.measuredBatches());
-          checkpoints.add(r);
-          Progress.say(String.format("checkpoint: %s, %d partitions, %d batches ... %.2f s per batch, %,.0f requests"
-              + " per batch, %.2f per file", c.name(), partitions, r.batches(), r.meanBatchMs() / 1000.0,
-              r.requestsPerBatch(), r.requestsPerFile()), t0);
+          try {
+            CheckpointResult r = cb.run(c, partitions, settings.measuredBatches());
+            checkpoints.add(r);
+            Progress.say(String.format("checkpoint: %s, %d partitions, %d batches ... %.2f s per batch, %,.0f"
+                + " requests per batch, %.2f per file", c.name(), partitions, r.batches(), r.meanBatchMs() / 1000.0,
+                r.requestsPerBatch(), r.requestsPerFile()), t0);
+          } catch (RuntimeException e) {
+            failed(failures, "checkpoint: " + c.name() + ", " + partitions + " partitions", e);
+          }
         }
       }
     }
-    BenchResults results = new BenchResults(settings, date, machine, writes, checkpoints);
+    BenchResults results = new BenchResults(settings, date, machine, writes, checkpoints, failures);
     write(out, results);
     return results;
   }
@@ -91,6 +105,13 @@ public final class BenchmarkRun {
       throw new UncheckedIOException("cannot write the benchmark reports to " + out, e);
     }
     Progress.say("reports: " + out.resolve("bench.md") + ", bench.json, bench.svg");
+  }
+
+  /** A contender that failed: reported (with its stack trace in the log) and in the results; the run goes on. */
+  private static void failed(List<String> failures, String what, RuntimeException e) {
+    LOG.error("{} failed", what, e);
+    failures.add(what + ": " + e);
+    Progress.say(what + " ... FAILED: " + e);
   }
 
   private static Path mkdirs(Path dir) {

@@ -22,6 +22,11 @@ final class MarkdownReport {
     for (int p : r.partitionCounts()) {
       sb.append(checkpointTable(p, r.checkpointsAt(p), s.measuredBatches())).append('\n');
     }
+    if (!r.failures().isEmpty()) {
+      sb.append("Failed (no result):\n\n");
+      r.failures().forEach(f -> sb.append("- ").append(f).append('\n'));
+      sb.append('\n');
+    }
     sb.append("Targets:\n\n| target | met | numbers |\n|---|---|---|\n");
     for (Targets.Outcome t : Targets.evaluate(r)) {
       sb.append("| ").append(t.target()).append(" | ").append(t.met() ? "yes" : "**no**").append(" | ")

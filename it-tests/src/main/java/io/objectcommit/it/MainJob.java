@@ -49,8 +49,9 @@ public final class MainJob {
       BenchResults results = new BenchmarkRun(settings, running.endpoint(), machine).run();
       System.out.println();
       System.out.println(BenchmarkRun.markdown(results));
-      progress(String.format("done in %.0f s", (System.nanoTime() - t0) / 1e9));
-      return 0;
+      progress(String.format("done in %.0f s", (System.nanoTime() - t0) / 1e9)
+          + (results.failures().isEmpty() ? "" : "; FAILED: " + results.failures()));
+      return results.failures().isEmpty() ? 0 : 1;
     } finally {
       running.close();
     }

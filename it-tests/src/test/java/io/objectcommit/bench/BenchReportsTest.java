@@ -39,7 +39,7 @@ class BenchReportsTest {
         new CheckpointResult(200, "objectcommit ckpt:// local-path backend", List.of(4_000L, 4_000L), Requests.NONE,
             404));
     BenchSettings s = BenchSettings.preset(BenchSettings.FULL);
-    return new BenchResults(s, "2026-11-22T23:00:00Z", "2 cores, LocalStack host mode", writes, ckpt);
+    return new BenchResults(s, "2026-11-22T23:00:00Z", "2 cores, LocalStack host mode", writes, ckpt, List.of());
   }
 
   @Test

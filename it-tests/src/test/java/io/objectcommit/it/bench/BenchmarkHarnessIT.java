@@ -31,6 +31,7 @@ class BenchmarkHarnessIT {
         List.of(2), 1, out);
     BenchResults r = new BenchmarkRun(settings, bucket.endpoint(), "test").run();
 
+    assertTrue(r.failures().isEmpty(), r.failures().toString());
     assertEquals(6, r.writes().size());
     for (WriteResult w : r.writes()) {
       assertTrue(w.requests().total() > 0 && w.jobMs() > 0 && w.commitMs() >= 0, w.toString());

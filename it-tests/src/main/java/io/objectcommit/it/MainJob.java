@@ -1,5 +1,8 @@
 package io.objectcommit.it;
 
+import io.objectcommit.bench.BenchResults;
+import io.objectcommit.bench.BenchSettings;
+import io.objectcommit.bench.BenchmarkRun;
 import io.objectcommit.testsupport.RunningEndpoint;
 import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3TestBucket;
@@ -9,58 +12,69 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The main job (README: {@code bin/run-main-job}): starts an embedded S3 endpoint (LocalStack, unless
- * {@code OBJECTCOMMIT_S3_ENDPOINT} names one), writes a Parquet dataset to {@code s3a://} with Spark
- * {@code local[2]}, reads it back and checks every row arrived. Exits 1 when the check fails.
+ * {@code OBJECTCOMMIT_S3_ENDPOINT} names one), checks a Parquet write and read-back through {@code s3a://} with
+ * Spark {@code local[2]}, then runs the side-by-side benchmarks (io.objectcommit.bench) and prints their tables.
+ * Exits 1 when the check fails.
  *
- * <p>Arguments: {@code [rows] [files]}, default 1,000,000 rows as 4 files.
+ * <p>Arguments: {@code [short|full] [key=value ...]} (see {@link BenchSettings#parse}); {@code short}, the
+ * default, takes a few minutes; {@code full} ({@code bin/run-benchmarks}) is the run of docs/benchmarks.md.
  */
 public final class MainJob {
+
+  private static final long SMOKE_ROWS = 200_000;
+  private static final int SMOKE_FILES = 4;
 
   private MainJob() {
   }
 
   public static void main(String[] args) throws Exception {
-    long rows = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000L;
-    int files = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-    int code = run(rows, files);
+    BenchSettings settings = BenchSettings.parse(List.of(args));
+    int code = run(settings);
     System.exit(code);
   }
 
-  static int run(long rows, int files) throws Exception {
+  static int run(BenchSettings settings) throws Exception {
     long t0 = System.nanoTime();
     progress("starting the S3 endpoint (first run: LocalStack is installed into a cache, about a minute)");
     RunningEndpoint running = S3Endpoints.shared();
     progress("S3 endpoint: " + running.endpoint() + running.logFile().map(p -> ", log " + p).orElse(""));
+    try {
+      if (!smoke(running, SMOKE_ROWS, SMOKE_FILES)) {
+        return 1;
+      }
+      progress("benchmarks, " + settings.mode() + " run: " + settings.describe());
+      String machine = Runtime.getRuntime().availableProcessors() + " cores, "
+          + (running.endpoint().isLocalStack() ? "LocalStack " + running.endpoint().kind().name().toLowerCase(
+              java.util.Locale.ROOT) + " mode" : "external S3 endpoint");
+      BenchResults results = new BenchmarkRun(settings, running.endpoint(), machine).run();
+      System.out.println();
+      System.out.println(BenchmarkRun.markdown(results));
+      progress(String.format("done in %.0f s", (System.nanoTime() - t0) / 1e9)
+          + (results.failures().isEmpty() ? "" : "; FAILED: " + results.failures()));
+      return results.failures().isEmpty() ? 0 : 1;
+    } finally {
+      running.close();
+    }
+  }
+
+  /** Writes {@code rows} rows through s3a:// and reads them back; false when what came back differs. */
+  static boolean smoke(RunningEndpoint running, long rows, int files) throws Exception {
     try (S3TestBucket bucket = S3TestBucket.create(running.endpoint(), "main-job",
         S3TestSettings.fromEnvironment().sharedBucket().orElse(null))) {
       String path = bucket.s3a("smoke/table");
       try (SparkSession spark = SparkSessions.local("objectcommit-main-job", bucket.s3aOptions())) {
-        spark.sparkContext().setLogLevel("WARN");
-        progress(String.format("writing %,d rows as %d Parquet files to %s", rows, files, path));
+        progress(String.format("sanity check: writing %,d rows as %d Parquet files to %s", rows, files, path));
         long w0 = System.nanoTime();
         SmokeJob.write(spark, path, rows, files);
         long writeMs = (System.nanoTime() - w0) / 1_000_000;
         List<String> keys = bucket.listKeys("smoke/table/");
-        progress(String.format("write done in %,d ms; %d objects under the table:", writeMs, keys.size()));
-        keys.forEach(k -> System.out.println("    s3://" + bucket.name() + "/" + k));
-        progress("reading the table back");
         SmokeJob.Result got = SmokeJob.read(spark, path);
         SmokeJob.Result want = SmokeJob.expected(rows);
-        System.out.println();
-        System.out.println("| check | expected | read back |");
-        System.out.println("|---|---|---|");
-        System.out.printf("| rows | %,d | %,d |%n", want.rows, got.rows);
-        System.out.printf("| sum(id) | %,d | %,d |%n", want.idSum, got.idSum);
-        System.out.printf("| distinct(name) | %,d | %,d |%n", want.distinctNames, got.distinctNames);
-        System.out.printf("| sum(bucket) | %,d | %,d |%n", want.bucketSum, got.bucketSum);
-        System.out.println();
         boolean ok = want.equals(got);
-        progress((ok ? "OK" : "FAILED: the data read back differs from what was written")
-            + String.format(" (total %,d ms)", (System.nanoTime() - t0) / 1_000_000));
-        return ok ? 0 : 1;
+        progress(String.format("sanity check: written in %,d ms (%d objects), read back: %s", writeMs, keys.size(),
+            ok ? "OK, " + got : "FAILED: expected " + want + ", got " + got));
+        return ok;
       }
-    } finally {
-      running.close();
     }
   }
 

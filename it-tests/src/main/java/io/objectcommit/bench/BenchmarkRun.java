@@ -1,0 +1,124 @@
+package io.objectcommit.bench;
+
+import io.objectcommit.testsupport.S3Endpoint;
+import io.objectcommit.testsupport.proxy.FaultPlan;
+import io.objectcommit.testsupport.proxy.S3FaultProxy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One benchmark run: every write contender on every shape, then every checkpoint contender at every partition
+ * count, in a fixed order, all through one latency proxy (counts reset per contender, a fresh bucket each); then
+ * {@code bench.md}, {@code bench.json} and {@code bench.svg} in the output directory. A contender that fails is
+ * reported as such and the run goes on.
+ */
+public final class BenchmarkRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
+
+  private final BenchSettings settings;
+  private final S3Endpoint upstream;
+  private final String machine;
+
+  /**
+   * @param settings what to run
+   * @param upstream the S3 endpoint (LocalStack) the proxy forwards to
+   * @param machine how the reports describe the machine and endpoint
+   */
+  public BenchmarkRun(BenchSettings settings, S3Endpoint upstream, String machine) {
+    this.settings = settings;
+    this.upstream = upstream;
+    this.machine = machine;
+  }
+
+  /** Runs everything, writes the reports and returns the results. */
+  public BenchResults run() {
+    String date = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    Path out = settings.outputDir().toAbsolutePath();
+    Path work = out.resolve("work-" + System.currentTimeMillis());
+    List<WriteResult> writes = new ArrayList<>();
+    List<CheckpointResult> checkpoints = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    try (S3FaultProxy proxy = S3FaultProxy.start(upstream)) {
+      proxy.setFaults(FaultPlan.builder(1).latency(Duration.ofMillis(settings.latencyMs()), Duration.ZERO).build());
+      Progress.say(String.format("%d ms added to every S3 request by the proxy on port %d; Spark %s",
+          settings.latencyMs(), proxy.port(), settings.master()));
+      WriteBenchmark wb = new WriteBenchmark(upstream, proxy, settings.master(), CommitTimeLog.install());
+      List<WriteContender> writeContenders = WriteContenders.all(work.resolve("staging-buffers"));
+      for (WriteShape shape : settings.writeShapes()) {
+        for (WriteContender c : writeContenders) {
+          long t0 = System.nanoTime();
+          try {
+            WriteResult r = wb.run(shape, c);
+            writes.add(r);
+            Progress.say(String.format("write: %s, %s ... %.1f s (commit %.2f s, %,d requests)", c.name(),
+                shape.label(), r.jobMs() / 1000.0, r.commitMs() / 1000.0, r.requests().total()), t0);
+          } catch (RuntimeException e) {
+            failed(failures, "write: " + c.name() + ", " + shape.label(), e);
+          }
+        }
+      }
+      CheckpointBenchmark cb = new CheckpointBenchmark(upstream, proxy, settings.master(), work);
+      List<CheckpointContender> ckptContenders = CheckpointContenders.all(mkdirs(work.resolve("efs")));
+      for (int partitions : settings.shufflePartitions()) {
+        for (CheckpointContender c : ckptContenders) {
+          long t0 = System.nanoTime();
+          try {
+            CheckpointResult r = cb.run(c, partitions, settings.measuredBatches());
+            checkpoints.add(r);
+            Progress.say(String.format("checkpoint: %s, %d partitions, %d batches ... %.2f s per batch, %,.0f"
+                + " requests per batch, %.2f per file", c.name(), partitions, r.batches(), r.meanBatchMs() / 1000.0,
+                r.requestsPerBatch(), r.requestsPerFile()), t0);
+          } catch (RuntimeException e) {
+            failed(failures, "checkpoint: " + c.name() + ", " + partitions + " partitions", e);
+          }
+        }
+      }
+    }
+    BenchResults results = new BenchResults(settings, date, machine, writes, checkpoints, failures);
+    write(out, results);
+    return results;
+  }
+
+  /** The Markdown tables of {@code results}. */
+  public static String markdown(BenchResults results) {
+    return MarkdownReport.render(results);
+  }
+
+  static void write(Path out, BenchResults results) {
+    try {
+      Files.createDirectories(out);
+      Files.writeString(out.resolve("bench.md"), MarkdownReport.render(results));
+      Files.writeString(out.resolve("bench.json"), Json.write(results.toMap()));
+      Files.writeString(out.resolve("bench.svg"), BenchCharts.render(results));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the benchmark reports to " + out, e);
+    }
+    Progress.say("reports: " + out.resolve("bench.md") + ", bench.json, bench.svg");
+  }
+
+  /** A contender that failed: reported (with its stack trace in the log) and in the results; the run goes on. */
+  private static void failed(List<String> failures, String what, RuntimeException e) {
+    LOG.error("{} failed", what, e);
+    failures.add(what + ": " + e);
+    Progress.say(what + " ... FAILED: " + e);
+  }
+
+  private static Path mkdirs(Path dir) {
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package io.objectcommit.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The targets of issue 8, checked against a run's results: staging's job commit faster than S3A magic and
+ * directory at the largest file count, with fewer requests; direct's job time within 10% of the fastest contender,
+ * with about one request per small file; the ckpt:// S3 backend at most 2 requests per checkpoint file and at
+ * least 3x faster per micro-batch than stock s3a:// at the largest partition count.
+ */
+final class Targets {
+
+  static final String STAGING = "objectcommit staging";
+  static final String DIRECT = "objectcommit direct";
+  static final String MAGIC = "S3A magic";
+  static final String DIRECTORY = "S3A directory";
+  static final String CKPT_S3 = "objectcommit ckpt:// S3 backend";
+  static final String STOCK_DEFAULT = "s3a:// FileContext manager (Spark default)";
+
+  /**
+   * One target's outcome.
+   *
+   * @param target what was to be shown
+   * @param met whether the run shows it
+   * @param detail the numbers
+   */
+  record Outcome(String target, boolean met, String detail) {
+  }
+
+  private Targets() {
+  }
+
+  static List<Outcome> evaluate(BenchResults r) {
+    List<Outcome> out = new ArrayList<>();
+    Optional<String> mostFiles = r.writes().stream().max(Comparator.comparingInt(WriteResult::files))
+        .map(WriteResult::shape);
+    mostFiles.ifPresent(shape -> staging(r.writesOf(shape), shape).ifPresent(out::add));
+    for (String shape : r.shapes()) {
+      directTime(r.writesOf(shape), shape).ifPresent(out::add);
+    }
+    mostFiles.flatMap(shape -> find(r.writesOf(shape), DIRECT).map(d -> new Outcome(
+        "direct: about one request per small file (" + shape + ")", d.requestsPerFile() < 1.2,
+        String.format("%.2f requests per file (%,d requests, %,d files, PUT %,d)", d.requestsPerFile(),
+            d.requests().total(), d.files(), d.requests().of("PUT"))))).ifPresent(out::add);
+    r.partitionCounts().stream().max(Integer::compare).ifPresent(p -> checkpoint(r.checkpointsAt(p), p)
+        .forEach(out::add));
+    return out;
+  }
+
+  private static Optional<WriteResult> find(List<WriteResult> rs, String name) {
+    return rs.stream().filter(w -> w.contender().equals(name)).findFirst();
+  }
+
+  private static Optional<Outcome> staging(List<WriteResult> rs, String shape) {
+    Optional<WriteResult> s = find(rs, STAGING);
+    Optional<WriteResult> m = find(rs, MAGIC);
+    Optional<WriteResult> d = find(rs, DIRECTORY);
+    if (s.isEmpty() || m.isEmpty() || d.isEmpty()) {
+      return Optional.empty();
+    }
+    WriteResult st = s.get();
+    boolean met = st.commitMs() < m.get().commitMs() && st.commitMs() < d.get().commitMs()
+        && st.requests().total() < m.get().requests().total() && st.requests().total() < d.get().requests().total();
+    return Optional.of(new Outcome("staging: job commit faster than S3A magic and directory, fewer requests ("
+        + shape + ")", met, String.format("commit %s vs magic %s, directory %s; requests %,d vs %,d, %,d",
+            seconds(st.commitMs()), seconds(m.get().commitMs()), seconds(d.get().commitMs()),
+            st.requests().total(), m.get().requests().total(), d.get().requests().total())));
+  }
+
+  private static Optional<Outcome> directTime(List<WriteResult> rs, String shape) {
+    Optional<WriteResult> di = find(rs, DIRECT);
+    Optional<WriteResult> fastest = rs.stream().min(Comparator.comparingLong(WriteResult::jobMs));
+    if (di.isEmpty() || fastest.isEmpty()) {
+      return Optional.empty();
+    }
+    WriteResult d = di.get();
+    double over = d.jobMs() / (double) fastest.get().jobMs() - 1;
+    return Optional.of(new Outcome("direct: job time within 10% of the fastest contender (" + shape + ")",
+        over <= 0.10, String.format("job %s, fastest %s (%s): %+.0f%%", seconds(d.jobMs()),
+            seconds(fastest.get().jobMs()), fastest.get().contender(), over * 100)));
+  }
+
+  private static List<Outcome> checkpoint(List<CheckpointResult> rs, int partitions) {
+    Optional<CheckpointResult> ours = rs.stream().filter(c -> c.contender().equals(CKPT_S3)).findFirst();
+    Optional<CheckpointResult> stock = rs.stream().filter(c -> c.contender().equals(STOCK_DEFAULT)).findFirst();
+    if (ours.isEmpty() || stock.isEmpty()) {
+      return List.of();
+    }
+    CheckpointResult o = ours.get();
+    double speedUp = stock.get().meanBatchMs() / o.meanBatchMs();
+    return List.of(
+        new Outcome("checkpoint S3 backend: at most 2 requests per checkpoint file (" + partitions + " partitions)",
+            o.requestsPerFile() <= 2.0, String.format("%.2f requests per file (%,d requests, %,d files)",
+                o.requestsPerFile(), o.requests().total(), o.filesWritten())),
+        new Outcome("checkpoint S3 backend: time per micro-batch at least 3x lower than stock s3a:// ("
+            + partitions + " partitions)", speedUp >= 3.0, String.format("%s vs %s per batch: %.1fx",
+                seconds(Math.round(o.meanBatchMs())), seconds(Math.round(stock.get().meanBatchMs())), speedUp)));
+  }
+
+  static String seconds(long ms) {
+    return String.format("%.2f s", ms / 1000.0);
+  }
+}

@@ -1,0 +1,19 @@
+package io.objectcommit.bench;
+
+/**
+ * One contender's write of one shape.
+ *
+ * @param shape the write's shape label
+ * @param files Parquet files the write was to produce (and did: the runner checks it)
+ * @param contender the committer's name
+ * @param jobMs wall time of the write action, job setup to job commit
+ * @param commitMs Spark's job commit time (FileFormatWriter's "Write Job ... committed. Elapsed time")
+ * @param requests S3 requests the write sent
+ */
+public record WriteResult(String shape, int files, String contender, long jobMs, long commitMs, Requests requests) {
+
+  /** Requests per file written. */
+  public double requestsPerFile() {
+    return requests.total() / (double) files;
+  }
+}

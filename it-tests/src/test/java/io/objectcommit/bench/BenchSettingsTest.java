@@ -1,0 +1,61 @@
+package io.objectcommit.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchSettingsTest {
+
+  @Test
+  void noArgumentsIsTheShortPreset() {
+    assertEquals(BenchSettings.preset(BenchSettings.SHORT), BenchSettings.parse(List.of()));
+  }
+
+  @Test
+  void overridesApplyOnTopOfThePreset() {
+    BenchSettings s = BenchSettings.parse(List.of("full", "latency-ms=5", "batches=7", "partitions=8, 16",
+        "master=local[4]"));
+    assertEquals("full", s.mode());
+    assertEquals(5, s.latencyMs());
+    assertEquals(7, s.measuredBatches());
+    assertEquals(List.of(8, 16), s.shufflePartitions());
+    assertEquals("local[4]", s.master());
+    assertEquals(BenchSettings.preset(BenchSettings.FULL).writeShapes(), s.writeShapes());
+  }
+
+  @Test
+  void partsCanBeLeftOut() {
+    BenchSettings s = BenchSettings.parse(List.of("writes=false", "partitions="));
+    assertTrue(s.writeShapes().isEmpty());
+    assertTrue(s.shufflePartitions().isEmpty());
+  }
+
+  @Test
+  void badInputNamesTheSetting() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> BenchSettings.parse(List.of("batches=many")));
+    assertTrue(e.getMessage().contains("batches"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> BenchSettings.parse(List.of("speed=11")));
+    assertTrue(e.getMessage().contains("speed"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> BenchSettings.parse(List.of("medium")));
+    assertThrows(IllegalArgumentException.class, () -> BenchSettings.parse(List.of("writes=maybe")));
+  }
+
+  @Test
+  void shapesAreConsistent() {
+    WriteShape s = new WriteShape("x", 1000, 20, 800);
+    assertEquals(50, s.filesPerTask());
+    assertEquals(800_000, s.rows());
+    assertThrows(IllegalArgumentException.class, () -> new WriteShape("bad", 1000, 30, 800));
+  }
+
+  @Test
+  void commitLineIsParsed() {
+    assertEquals(1234, CommitTimeLog.parse(
+        "Write Job 5b2c8d4e-0f1a-4b7e-9c3d-2a1b0c9d8e7f committed. Elapsed time: 1234 ms."));
+    assertEquals(-1, CommitTimeLog.parse("Finished processing stats for write job 5b2c8d4e."));
+  }
+}

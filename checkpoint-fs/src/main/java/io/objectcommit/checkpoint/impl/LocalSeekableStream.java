@@ -1,6 +1,5 @@
 package io.objectcommit.checkpoint.impl;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -62,12 +61,7 @@ final class LocalSeekableStream extends InputStream implements Seekable, Positio
   @Override
   public synchronized void seek(long pos) throws IOException {
     checkOpen();
-    if (pos < 0) {
-      throw new EOFException(path + ": " + FSExceptionMessages.NEGATIVE_SEEK + " " + pos);
-    }
-    if (pos > ch.size()) {
-      throw new EOFException(path + ": " + FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + pos);
-    }
+    PositionedReads.checkSeek(path, pos, ch.size());
     ch.position(pos);
   }
 

@@ -1,7 +1,6 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.fs.ObjectStore;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.fs.FSExceptionMessages;
@@ -90,12 +89,7 @@ final class ObjectSeekableStream extends InputStream implements Seekable, Positi
   @Override
   public synchronized void seek(long target) throws IOException {
     checkOpen();
-    if (target < 0) {
-      throw new EOFException(path + ": " + FSExceptionMessages.NEGATIVE_SEEK + " " + target);
-    }
-    if (target > size) {
-      throw new EOFException(path + ": " + FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target);
-    }
+    PositionedReads.checkSeek(path, target, size);
     if (target != pos) {
       closeStream();
       pos = target;

@@ -31,6 +31,16 @@ final class PositionedReads {
     }
   }
 
+  /** The bounds of a seek: not before the start, not past the end (EOFException naming the path). */
+  static void checkSeek(String path, long target, long size) throws EOFException {
+    if (target < 0) {
+      throw new EOFException(path + ": " + FSExceptionMessages.NEGATIVE_SEEK + " " + target);
+    }
+    if (target > size) {
+      throw new EOFException(path + ": " + FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target);
+    }
+  }
+
   static void check(String path, long position, byte[] buffer, int offset, int length) throws EOFException {
     if (buffer == null) {
       throw new IllegalArgumentException(path + ": null read buffer");

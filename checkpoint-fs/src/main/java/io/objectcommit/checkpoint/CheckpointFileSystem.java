@@ -6,7 +6,7 @@ import io.objectcommit.checkpoint.impl.ManifestBackend;
 import io.objectcommit.checkpoint.impl.OutputBuffers;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.ObjectStores;
-import io.objectcommit.fs.impl.ConfigReader;
+import io.objectcommit.fs.config.ConfigReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;

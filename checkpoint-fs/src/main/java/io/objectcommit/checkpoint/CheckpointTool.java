@@ -52,7 +52,7 @@ public final class CheckpointTool {
         }
         conf.set(kv.substring(0, eq), kv.substring(eq + 1));
       } else if ("--min-age".equals(args[i]) && i + 1 < args.length) {
-        minAgeMs = io.objectcommit.fs.impl.ConfigReader.parseDuration(args[++i]);
+        minAgeMs = io.objectcommit.fs.config.ConfigReader.parseDuration(args[++i]);
       } else if ("--dry-run".equals(args[i])) {
         dryRun = true;
       } else {

@@ -3,7 +3,7 @@ package io.objectcommit.staging;
 import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.ObjectStores;
-import io.objectcommit.fs.impl.ConfigReader;
+import io.objectcommit.fs.config.ConfigReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;

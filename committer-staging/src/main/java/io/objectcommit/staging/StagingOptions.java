@@ -3,7 +3,7 @@ package io.objectcommit.staging;
 import static io.objectcommit.staging.StagingConstants.*;
 
 import io.objectcommit.fs.FsCoreConstants;
-import io.objectcommit.fs.impl.ConfigReader;
+import io.objectcommit.fs.config.ConfigReader;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Collections;

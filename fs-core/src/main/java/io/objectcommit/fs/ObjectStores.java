@@ -1,6 +1,6 @@
 package io.objectcommit.fs;
 
-import io.objectcommit.fs.impl.ConfigReader;
+import io.objectcommit.fs.config.ConfigReader;
 import io.objectcommit.fs.impl.S3ClientCache;
 import io.objectcommit.fs.impl.S3ClientSettings;
 import io.objectcommit.fs.impl.S3ObjectStore;

@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.config.ConfigReader;
 import static io.objectcommit.fs.FsCoreConstants.ACCESS_KEY;
 import static io.objectcommit.fs.FsCoreConstants.CREDENTIALS_PROVIDER;
 import static io.objectcommit.fs.FsCoreConstants.CREDENTIALS_PROVIDER_DEFAULT;

@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.config.ConfigReader;
 import io.objectcommit.fs.FsCoreConstants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.config.ConfigReader;
 import static io.objectcommit.fs.FsCoreConstants.CONDITIONAL_WRITES;
 import static io.objectcommit.fs.FsCoreConstants.CONDITIONAL_WRITES_DEFAULT;
 import static io.objectcommit.fs.FsCoreConstants.MULTIPART_MIN_SIZE;

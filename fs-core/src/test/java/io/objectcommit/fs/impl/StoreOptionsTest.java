@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.config.ConfigReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

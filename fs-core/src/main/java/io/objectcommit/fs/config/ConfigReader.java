@@ -1,4 +1,4 @@
-package io.objectcommit.fs.impl;
+package io.objectcommit.fs.config;
 
 import io.objectcommit.fs.FsCoreConstants;
 import java.io.IOException;
@@ -182,7 +182,7 @@ public final class ConfigReader {
     return parseDurationMs(v);
   }
 
-  static long parseDurationMs(String v) {
+  public static long parseDurationMs(String v) {
     String s = v.trim().toLowerCase(Locale.ROOT);
     int i = 0;
     while (i < s.length() && (Character.isDigit(s.charAt(i)))) {
@@ -214,7 +214,7 @@ public final class ConfigReader {
     }
   }
 
-  static long parseBytes(String v) {
+  public static long parseBytes(String v) {
     String s = v.trim().toUpperCase(Locale.ROOT);
     if (s.endsWith("B")) {
       s = s.substring(0, s.length() - 1);

@@ -79,14 +79,14 @@ class S3ObjectStoreTest {
     md.setHeader("ETag", etag);
     md.setContentLength(3);
     if (writeId != null) {
-      md.addUserMetadata(S3ObjectStore.WRITE_ID, writeId);
+      md.addUserMetadata(S3Requests.WRITE_ID, writeId);
     }
     return md;
   }
 
   private String writeIdOfPut(int index) {
     return s3.requests("putObject", PutObjectRequest.class).get(index).getMetadata()
-        .getUserMetaDataOf(S3ObjectStore.WRITE_ID);
+        .getUserMetaDataOf(S3Requests.WRITE_ID);
   }
 
   @Test

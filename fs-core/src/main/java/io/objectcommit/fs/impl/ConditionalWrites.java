@@ -205,7 +205,8 @@ final class ConditionalWrites {
    */
   private ObjectInfo onRefusedPut(AmazonClientException e, int attempt, String key, WriteCondition c, String writeId)
       throws IOException {
-    boolean gone = c.kind() == WriteCondition.Kind.IF_MATCH && isStatus(e, 404);
+    boolean gone = c.kind() == WriteCondition.Kind.IF_MATCH && isStatus(e, 404)
+        && !"NoSuchBucket".equals(((AmazonServiceException) e).getErrorCode());
     if (!c.isConditional() || !(isStatus(e, 412) || gone)) {
       return null;
     }

@@ -189,6 +189,14 @@ class S3ObjectStoreTest {
   }
 
   @Test
+  void compareAndSwapInAMissingBucketSaysSo() {
+    s3.on("putObject", fail(404, "NoSuchBucket"));
+    FileNotFoundException e = assertThrows(FileNotFoundException.class,
+        () -> store().replaceIfMatch("k", Payload.of(new byte[1]), "e"));
+    assertTrue(e.getMessage().contains("no such bucket"), e.getMessage());
+  }
+
+  @Test
   void headOfAMissingObjectIsEmptyAndTheBucketIsCheckedOnce() throws Exception {
     s3.on("getObjectMetadata", fail(404, "404 Not Found"));
     s3.on("headBucket", value(new HeadBucketResult()));

@@ -26,6 +26,7 @@ final class InstanceCredentialsProvider implements AWSCredentialsProvider {
   static final String FULL_URI = "AWS_CONTAINER_CREDENTIALS_FULL_URI";
   static final String AUTHORIZATION_TOKEN = "AWS_CONTAINER_AUTHORIZATION_TOKEN";
   static final String METADATA_DISABLED = "AWS_EC2_METADATA_DISABLED";
+  static final String METADATA_DISABLED_PROPERTY = "com.amazonaws.sdk.disableEc2Metadata";
   /** Where ECS serves the relative URI. */
   static final String ECS_HOST = "http://169.254.170.2";
   /** Hosts a plain-HTTP full URI may name, as in the SDK. */
@@ -56,9 +57,10 @@ final class InstanceCredentialsProvider implements AWSCredentialsProvider {
         problem = "container credentials: " + FULL_URI + " is not a URL";
       }
     }
-    if (problem == null && uri == null && metadataDisabled(env)) {
+    String disabledBy = uri == null ? metadataDisabledBy(env) : null;
+    if (problem == null && disabledBy != null) {
       problem = "no container credentials (" + FULL_URI + " and " + RELATIVE_URI + " are not set) and the EC2"
-          + " instance metadata service is disabled by " + METADATA_DISABLED;
+          + " instance metadata service is disabled by " + disabledBy;
     }
     this.unusable = problem;
     this.endpoint = problem == null ? uri : null;
@@ -72,10 +74,14 @@ final class InstanceCredentialsProvider implements AWSCredentialsProvider {
     }
   }
 
-  private static boolean metadataDisabled(UnaryOperator<String> env) {
+  /** The variable or system property that disables the instance metadata service (as the SDK reads them). */
+  private static String metadataDisabledBy(UnaryOperator<String> env) {
     String v = env.apply(METADATA_DISABLED);
-    return "true".equalsIgnoreCase(v == null ? null : v.trim())
-        || "true".equalsIgnoreCase(System.getProperty("com.amazonaws.sdk.disableEc2Metadata"));
+    if ("true".equalsIgnoreCase(v == null ? null : v.trim())) {
+      return METADATA_DISABLED;
+    }
+    return "true".equalsIgnoreCase(System.getProperty(METADATA_DISABLED_PROPERTY)) ? METADATA_DISABLED_PROPERTY
+        : null;
   }
 
   private static String trimmed(String v) {

@@ -75,6 +75,23 @@ class SecretsNotShownTest {
   }
 
   @Test
+  void providerChainShowsNoSecret() throws IOException {
+    java.util.Map<String, String> env = java.util.Map.of("AWS_ACCESS_KEY_ID", ACCESS, "AWS_SECRET_ACCESS_KEY", SECRET,
+        "AWS_SESSION_TOKEN", TOKEN, "AWS_EC2_METADATA_DISABLED", "true");
+    CredentialProviderChain fromEnv = CredentialsBinding.create(S3ClientSettings.from(conf(), "b"), env::get);
+    assertEquals(TOKEN, ((AWSSessionCredentials) fromEnv.getCredentials()).getSessionToken());
+    assertNoSecret(fromEnv.toString());
+    CredentialProviderChain fromConf = CredentialsBinding.create(S3ClientSettings.from(conf("fs.s3a.access.key",
+        ACCESS, "fs.s3a.secret.key", SECRET, "fs.s3a.session.token", TOKEN), "b"), env::get);
+    assertEquals(SECRET, fromConf.getCredentials().getAWSSecretKey());
+    assertNoSecret(fromConf.toString());
+    // Half a pair in the environment: the error names the variables, not their values.
+    java.util.Map<String, String> half = java.util.Map.of("AWS_SECRET_ACCESS_KEY", SECRET);
+    assertNoSecret(assertThrows(IllegalArgumentException.class,
+        () -> CredentialsBinding.create(S3ClientSettings.from(conf(), "b"), half::get)).getMessage());
+  }
+
+  @Test
   void sseCKeyLengthIsChecked() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> S3ClientSettings.from(
         conf("fs.s3a.encryption.algorithm", "sse-c", "fs.s3a.encryption.key",

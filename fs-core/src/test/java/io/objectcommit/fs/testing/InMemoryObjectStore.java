@@ -268,7 +268,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         s[0] = 304;
         return Optional.empty();
       }
-      return Optional.of(new StoredBytes(o.info(key), o.data));
+      return Optional.of(new StoredBytes(o.info(key), o.data.clone())); // the caller's own copy, as from S3
     });
     got.ifPresent(b -> statistics.recordBytes(OP_GET, b.data().length));
     return got;

@@ -94,7 +94,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     return new ManifestBackend(store, prefix,
         r.getDurationMs(CheckpointConstants.ANCESTOR_TTL, CheckpointConstants.ANCESTOR_TTL_DEFAULT_MS, 0),
         r.getDurationMs(CheckpointConstants.MANIFEST_TTL, CheckpointConstants.MANIFEST_TTL_DEFAULT_MS, 0),
-        r.getInt(CheckpointConstants.CAS_ATTEMPTS, CheckpointConstants.CAS_ATTEMPTS_DEFAULT, 1, 1000),
+        io.objectcommit.fs.commit.CompareAndSwap.attempts(r, CheckpointConstants.CAS_ATTEMPTS),
         r.getInt(CheckpointConstants.MISSING_READ_ATTEMPTS, CheckpointConstants.MISSING_READ_ATTEMPTS_DEFAULT, 1,
             1000),
         buffers, owner);

@@ -44,7 +44,7 @@ class DirectCommitProtocolTest {
   }
 
   private static SuccessData success() throws IOException {
-    return SuccessData.codec().fromBytes(InMemoryStore.bytes(Harness.BUCKET, Harness.key("_SUCCESS")), "_SUCCESS");
+    return SuccessData.CODEC.fromBytes(InMemoryStore.bytes(Harness.BUCKET, Harness.key("_SUCCESS")), "_SUCCESS");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -86,7 +86,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success();
     assertEquals(Harness.UUID, s.getJobId());
-    assertEquals(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
+    assertEquals(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
@@ -136,7 +136,7 @@ class DirectCommitProtocolTest {
     assertEquals(1, retry.count(OP_DELETE_BULK), retry.toString());
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
-    assertEquals(0L, success().getMetrics().get("leftover_files_deleted"), "the retry's commit removed them");
+    assertEquals(0L, success().getMetrics().get(io.objectcommit.fs.commit.CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

@@ -38,7 +38,7 @@ final class Harness {
     InMemoryStore.reset(BUCKET);
     jobConf = new JobConf(false);
     jobConf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStore.Factory.class.getName());
-    jobConf.set(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, UUID);
+    jobConf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
     jobConf.set("mapreduce.map.speculative", "false");
     jobConf.set("mapreduce.reduce.speculative", "false");
   }

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
-import io.objectcommit.staging.impl.StagingStatistics;
+import io.objectcommit.fs.commit.CommitterStatistics;
 import io.objectcommit.staging.impl.SuccessMarker;
 import io.objectcommit.fs.files.SuccessData;
 import io.objectcommit.staging.impl.TaskCommitStage;
@@ -75,7 +75,7 @@ class StagingProtocolTest {
 
   private JobCommitStage.Summary commitJob() throws IOException {
     return new JobCommitStage(store, layout, options(), 0,
-        new SuccessMarker("test", "host", "test", Map.of())).commit();
+        new SuccessMarker("test", io.objectcommit.fs.commit.JobId.of(JOB, "test"), Map.of())).commit();
   }
 
   private List<String> visible() {
@@ -105,15 +105,15 @@ class StagingProtocolTest {
     }
     assertEquals(0, store.pendingUnder(DEST), "no upload left");
     assertEquals(List.of(), store.keys(layout.recordsPrefix()), "records deleted");
-    assertEquals(4, s.get(StagingStatistics.JOB_TASKS));
-    assertEquals(8, s.get(StagingStatistics.JOB_FILES));
+    assertEquals(4, s.get(CommitterStatistics.JOB_TASKS));
+    assertEquals(8, s.get(CommitterStatistics.FILES_COMMITTED));
     assertEquals(8, s.filenames().size());
-    SuccessData success = SuccessData.codec().fromBytes(store.objects.get(DEST + "_SUCCESS"), "_SUCCESS");
+    SuccessData success = SuccessData.CODEC.fromBytes(store.objects.get(DEST + "_SUCCESS"), "_SUCCESS");
     assertEquals(SuccessData.S3A_NAME, success.getName());
     assertEquals(JOB, success.getJobId());
     assertEquals(8L, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(8, success.getFilenames().size());
-    assertTrue(success.getFilenames().contains(DEST + name(3, 1)), success.getFilenames().toString());
+    assertTrue(success.getFilenames().contains("/" + DEST + name(3, 1)), success.getFilenames().toString());
   }
 
   @Test
@@ -228,7 +228,9 @@ class StagingProtocolTest {
     MultipartUpload orphan = store.initiateMultipartUpload(DEST + "part-00007-" + JOB + "-c000.parquet");
     MultipartUpload otherJob = store.initiateMultipartUpload(DEST + "part-00000-another-job.parquet");
     JobCommitStage.Summary s = commitJob();
-    assertEquals(1, s.get(StagingStatistics.JOB_UPLOADS_SWEPT));
+    assertEquals(1, s.get(CommitterStatistics.JOB_UPLOADS_SWEPT));
+    SuccessData success = SuccessData.CODEC.fromBytes(store.objects.get(DEST + "_SUCCESS"), "_SUCCESS");
+    assertEquals(1L, success.getMetrics().get(CommitterStatistics.JOB_UPLOADS_SWEPT), "_SUCCESS has the real count");
     assertFalse(store.uploads.containsKey(orphan.uploadId()));
     assertTrue(store.uploads.containsKey(otherJob.uploadId()), "other jobs' uploads are left alone");
   }
@@ -267,7 +269,7 @@ class StagingProtocolTest {
     assertEquals(List.of(DEST + "old/a.parquet"), visible(), "old data stays until job commit");
     JobCommitStage.Summary s = commitJob();
     assertEquals(List.of(DEST + name(0, 0), DEST + name(1, 0)), visible());
-    assertEquals(2, s.get(StagingStatistics.JOB_OLD_OBJECTS_DELETED));
+    assertEquals(2, s.get(CommitterStatistics.JOB_OLD_OBJECTS_DELETED));
     assertTrue(store.objects.containsKey("warehouse/other/keep.parquet"));
   }
 
@@ -284,7 +286,7 @@ class StagingProtocolTest {
     JobCommitStage.Summary s = commitJob();
     assertEquals(List.of(DEST + "p=1/" + name(0, 0), DEST + "p=2/old.parquet", DEST + "p=3/old.parquet",
         DEST + "p=4/" + name(1, 0)), visible());
-    assertEquals(2, s.get(StagingStatistics.JOB_PARTITIONS));
+    assertEquals(2, s.get(CommitterStatistics.JOB_PARTITIONS));
   }
 
   @Test
@@ -336,9 +338,9 @@ class StagingProtocolTest {
   @Test
   void recordsOfAnotherJobAreRefused() throws IOException {
     commitTask(0, 1, 0, files(0, 1, ""));
-    TaskRecord r = TaskRecord.CODEC.load(store, layout.taskRecordKey(0));
-    TaskRecord foreign = new TaskRecord("other-job", 0, 1, "x", "h", r.getFiles());
-    store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(TaskRecord.CODEC.toBytes(foreign)),
+    StagingTaskRecord r = StagingTaskRecord.CODEC.load(store, layout.taskRecordKey(0));
+    StagingTaskRecord foreign = new StagingTaskRecord("other-job", 0, 1, "x", "h", r.getFiles());
+    store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(StagingTaskRecord.CODEC.toBytes(foreign)),
         io.objectcommit.fs.WriteCondition.none());
     IOException e = assertThrows(IOException.class, this::commitJob);
     assertTrue(e.getMessage().contains("other-job"), e.getMessage());
@@ -350,7 +352,7 @@ class StagingProtocolTest {
     commitTask(0, 0, 0, files(0, 1, ""));
     commitTask(1, 0, 0, files(1, 1, ""));
     JobCommitStage.Summary s = commitJob();
-    assertEquals(2, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(2, s.get(CommitterStatistics.JOB_TASKS));
     assertEquals(2, visible().size());
   }
 
@@ -359,7 +361,7 @@ class StagingProtocolTest {
     commitTask(0, 2, 0, Map.of());
     commitTask(1, 2, 0, files(1, 1, ""));
     JobCommitStage.Summary s = commitJob();
-    assertEquals(2, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(2, s.get(CommitterStatistics.JOB_TASKS));
     assertEquals(List.of(DEST + name(1, 0)), visible());
   }
 }

@@ -15,14 +15,14 @@ import java.util.TreeMap;
  * an exclusive create, so that exactly one attempt of each task is committed; job commit reads the records by
  * index, never by listing. {@link #getTaskCount()} tells job commit how many records to read.
  */
-public final class TaskRecord extends JsonRecord {
+public final class StagingTaskRecord extends JsonRecord {
 
   /** The record type: {@value}. */
-  public static final String TYPE = "objectcommit-staging-task";
+  public static final String TYPE = "objectcommit/staging/task-record";
   /** The version this code writes: {@value}. */
   public static final int VERSION = 1;
   /** Reads and writes task records. */
-  public static final JsonRecordCodec<TaskRecord> CODEC = new JsonRecordCodec<>(TaskRecord.class, TYPE, 1, VERSION);
+  public static final JsonRecordCodec<StagingTaskRecord> CODEC = new JsonRecordCodec<>(StagingTaskRecord.class, TYPE, 1, VERSION);
 
   @JsonProperty("jobId")
   private String jobId;
@@ -49,11 +49,11 @@ public final class TaskRecord extends JsonRecord {
   @JsonProperty("statistics")
   private TreeMap<String, Long> statistics = new TreeMap<>();
 
-  public TaskRecord() {
+  public StagingTaskRecord() {
     super(TYPE, VERSION);
   }
 
-  public TaskRecord(String jobId, int taskIndex, int taskCount, String taskAttemptId, String hostname,
+  public StagingTaskRecord(String jobId, int taskIndex, int taskCount, String taskAttemptId, String hostname,
       List<PendingFile> files) {
     this();
     this.jobId = jobId;

@@ -77,7 +77,8 @@ class SpeculationAndOptionsTest {
     e = assertThrows(IllegalArgumentException.class,
         () -> io.objectcommit.fs.commit.JobId.resolve(c3, null));
     assertTrue(e.getMessage().contains(io.objectcommit.fs.commit.CommitConstants.JOB_UUID), e.getMessage());
-    assertEquals("fail", DirectCommitterOptions.from(new Configuration(false), "bucket").onSpeculation().name().toLowerCase());
+    assertEquals(DirectCommitterOptions.OnSpeculation.FAIL,
+        DirectCommitterOptions.from(new Configuration(false), "bucket").onSpeculation());
   }
 
   @Test

@@ -181,8 +181,7 @@ class DirectCommitProtocolTest {
     // the zombie carries on: a new file of a group it declared, then a file of a new group
     String late = zombie.write(2);
     assertTrue(h.keys().contains(late));
-    IOException fenced = assertThrows(IOException.class, () -> zombie.write("day=9", 0, "late"));
-    assertTrue(fenced.getMessage().contains("superseded"), fenced.getMessage());
+    assertThrows(SupersededAttemptException.class, () -> zombie.write("day=9", 0, "late"));
     zombie.crash();
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, Harness.key("_SUCCESS"))), h.keys(), "the zombie's c001 and c002 are gone");

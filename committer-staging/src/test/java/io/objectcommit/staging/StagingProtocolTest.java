@@ -26,6 +26,8 @@ import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.fs.commit.CommitterStatistics;
 import io.objectcommit.staging.impl.SuccessMarker;
+import io.objectcommit.fs.commit.ForeignTaskRecordException;
+import io.objectcommit.fs.commit.MissingTaskRecordException;
 import io.objectcommit.fs.files.SuccessData;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import java.io.File;
@@ -38,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.PathExistsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -198,8 +199,8 @@ class StagingProtocolTest {
   void aMissingTaskRecordFailsJobCommitBeforeAnythingIsVisibleAndAbortRemovesAll() throws IOException {
     commitTask(0, 3, 0, files(0, 1, ""));
     commitTask(2, 3, 0, files(2, 1, ""));
-    IOException e = assertThrows(IOException.class, this::commitJob);
-    assertTrue(e.getMessage().contains("no record of task 1 of 3"), e.getMessage());
+    MissingTaskRecordException e = assertThrows(MissingTaskRecordException.class, this::commitJob);
+    assertEquals(store.pathOf(layout.taskRecordKey(1)), e.path());
     assertEquals(List.of(), visible());
     long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(2, aborted);
@@ -254,7 +255,7 @@ class StagingProtocolTest {
         io.objectcommit.fs.WriteCondition.none());
     conf.set(StagingConstants.CONFLICT_MODE, "fail");
     commitTask(0, 1, 0, files(0, 1, ""));
-    assertThrows(PathExistsException.class, this::commitJob);
+    assertThrows(CommitConflictException.class, this::commitJob);
     assertEquals(List.of(DEST + "old.parquet"), visible());
     new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(0, store.pendingUploads("").size());
@@ -317,9 +318,9 @@ class StagingProtocolTest {
     dir.mkdirs();
     Files.write(new File(dir, "new.parquet").toPath(), new byte[] {2});
     new TaskCommitStage(store, second, options()).commit(new File(tmp, "second"), 0, 1, "a", "h");
-    PathExistsException e = assertThrows(PathExistsException.class,
+    CommitConflictException e = assertThrows(CommitConflictException.class,
         () -> new JobCommitStage(store, second, options(), 0, null).commit());
-    assertTrue(e.getMessage().contains("partition p=2"), e.getMessage());
+    assertEquals("p=2", e.partition());
   }
 
   @Test
@@ -355,8 +356,7 @@ class StagingProtocolTest {
     StagingTaskRecord foreign = new StagingTaskRecord("other-job", 0, 1, "x", "h", r.getFiles());
     store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(StagingTaskRecord.CODEC.toBytes(foreign)),
         io.objectcommit.fs.WriteCondition.none());
-    IOException e = assertThrows(IOException.class, this::commitJob);
-    assertTrue(e.getMessage().contains("other-job"), e.getMessage());
+    assertThrows(ForeignTaskRecordException.class, this::commitJob);
     assertEquals(List.of(), visible());
   }
 

@@ -182,11 +182,13 @@ public final class DirectCommitEngine {
 
   /** What job commit found, for the committers' own additions (Parquet summary files). */
   public static final class CommittedJob {
+    public final OutputLocation location;
     public final String jobId;
     public final List<CommittedFile> files;
     public final ObjectStore store;
 
-    CommittedJob(String jobId, List<CommittedFile> files, ObjectStore store) {
+    CommittedJob(OutputLocation location, String jobId, List<CommittedFile> files, ObjectStore store) {
+      this.location = location;
       this.jobId = jobId;
       this.files = files;
       this.store = store;
@@ -223,7 +225,7 @@ public final class DirectCommitEngine {
       }
       Leftovers.delete(store, leftovers, "uncommitted task attempts of job " + id.id());
       if (beforeSuccess != null) {
-        beforeSuccess.run(new CommittedJob(id.id(), files, store));
+        beforeSuccess.run(new CommittedJob(location, id.id(), files, store));
       }
       JobMarker marker = new JobMarker();
       marker.jobId = id.id();

@@ -103,7 +103,7 @@ class StagingProtocolTest {
     for (int t = 0; t < 4; t++) {
       TaskCommitStage.Result r = commitTask(t, 4, 0, files(t, 2, ""));
       assertTrue(r.won());
-      assertEquals(2, r.record().getFiles().size(), "checksum files are not uploaded");
+      assertEquals(2, r.record().files.size(), "checksum files are not uploaded");
     }
     assertEquals(List.of(), visible(), "task commit makes nothing visible");
     assertEquals(8, store.pendingUploads(DEST).size());
@@ -179,7 +179,7 @@ class StagingProtocolTest {
     other.put("part-00000-" + JOB + "-speculative.parquet", "duplicate");
     TaskCommitStage.Result second = commitTask(0, 2, 1, other);
     assertFalse(second.won());
-    assertEquals("attempt_0_0", second.record().getTaskAttemptId());
+    assertEquals("attempt_0_0", second.record().taskAttemptId);
     assertEquals(2, store.pendingUploads(DEST).size(), "the loser's upload is aborted");
     commitTask(1, 2, 0, files(1, 1, ""));
     commitJob();
@@ -353,7 +353,7 @@ class StagingProtocolTest {
   void recordsOfAnotherJobAreRefused() throws IOException {
     commitTask(0, 1, 0, files(0, 1, ""));
     StagingTaskRecord r = StagingTaskRecord.CODEC.load(store, layout.taskRecordKey(0));
-    StagingTaskRecord foreign = new StagingTaskRecord("other-job", 0, 1, "x", "h", r.getFiles());
+    StagingTaskRecord foreign = new StagingTaskRecord("other-job", 0, 1, "x", "h", r.files);
     store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(StagingTaskRecord.CODEC.toBytes(foreign)),
         io.objectcommit.fs.WriteCondition.none());
     assertThrows(ForeignTaskRecordException.class, this::commitJob);

@@ -22,16 +22,16 @@ class TaskRecordTest {
   @Test
   void roundTrip() throws IOException {
     StagingTaskRecord r = record("p=1/part-0.parquet");
-    r.getStatistics().put("task_files", 1L);
+    r.statistics.put("task_files", 1L);
     byte[] json = StagingTaskRecord.CODEC.toBytes(r);
     String text = new String(json, StandardCharsets.UTF_8);
     assertTrue(text.contains("\"type\" : \"" + StagingTaskRecord.TYPE + "\"") && text.contains("\"version\" : 1"), text);
     StagingTaskRecord back = StagingTaskRecord.CODEC.fromBytes(json, "mem");
-    assertEquals(2, back.getTaskIndex());
-    assertEquals(4, back.getTaskCount());
-    assertEquals("p=1", back.getFiles().get(0).partition());
-    assertEquals(List.of("e1", "e2"), back.getFiles().get(0).getEtags());
-    assertEquals(1L, back.getStatistics().get("task_files"));
+    assertEquals(2, back.taskIndex);
+    assertEquals(4, back.taskCount);
+    assertEquals("p=1", back.files.get(0).partition());
+    assertEquals(List.of("e1", "e2"), back.files.get(0).etags);
+    assertEquals(1L, back.statistics.get("task_files"));
   }
 
   @Test

@@ -77,10 +77,10 @@ public final class JobAbortStage {
             if (r == null) {
               continue;
             }
-            count = Math.max(count, r.getTaskCount());
-            recordKeys.add(layout.taskRecordKey(r.getTaskIndex()));
-            for (PendingFile f : r.getFiles()) {
-              MultipartUpload u = new MultipartUpload(layout.finalKey(f.getPath()), f.getUploadId(), 0);
+            count = Math.max(count, r.taskCount);
+            recordKeys.add(layout.taskRecordKey(r.taskIndex));
+            for (PendingFile f : r.files) {
+              MultipartUpload u = new MultipartUpload(layout.finalKey(f.path), f.uploadId, 0);
               work.add(() -> {
                 store.abortMultipartUpload(u);
                 return null;

@@ -125,8 +125,8 @@ public final class JobCommitStage {
 
       // 1. load and validate every record; cache what fits
       StagingTaskRecord first = records.load(0);
-      int count = taskCountHint > 0 ? taskCountHint : first != null && first.getTaskCount() > 0
-          ? first.getTaskCount() : options.taskCount();
+      int count = taskCountHint > 0 ? taskCountHint : first != null && first.taskCount > 0
+          ? first.taskCount : options.taskCount();
       if (first == null) {
         throw new MissingTaskRecordException(store.pathOf(layout.taskRecordKey(0)), layout.jobId(), "0",
             "no task of this job was committed with the staging committer, or its record was deleted");
@@ -167,26 +167,26 @@ public final class JobCommitStage {
                 + " has a record of task " + index + " after a missing one (task " + limit + "); set "
                 + StagingConstants.TASK_COUNT + " when the engine does not give the task count");
           }
-          if (countKnown && r.getTaskCount() != 0 && r.getTaskCount() != count) {
+          if (countKnown && r.taskCount != 0 && r.taskCount != count) {
             throw new ForeignTaskRecordException(store.pathOf(layout.taskRecordKey(index)), "task " + index
-                + " says job " + layout.jobId() + " has " + r.getTaskCount() + " tasks, task 0 says " + count);
+                + " says job " + layout.jobId() + " has " + r.taskCount + " tasks, task 0 says " + count);
           }
           loaded++;
-          windowUploads += r.getFiles().size();
-          for (PendingFile f : r.getFiles()) {
+          windowUploads += r.files.size();
+          for (PendingFile f : r.files) {
             files++;
-            bytes += f.getLength();
+            bytes += f.length;
             if (filenames.size() < options.successFilenamesLimit()) {
-              filenames.add(layout.finalKey(f.getPath()));
+              filenames.add(layout.finalKey(f.path));
             }
             if (needsPartitions()) {
               partitions.add(f.partition());
             }
           }
-          taskMs += r.getStatistics().getOrDefault(CommitterStatistics.TASK_COMMIT_MS, 0L);
-          if (caching && cachedUploads + r.getFiles().size() <= options.cachedUploads()) {
+          taskMs += r.statistics.getOrDefault(CommitterStatistics.TASK_COMMIT_MS, 0L);
+          if (caching && cachedUploads + r.files.size() <= options.cachedUploads()) {
             cache.add(r);
-            cachedUploads += r.getFiles().size();
+            cachedUploads += r.files.size();
           } else {
             caching = false;
           }
@@ -235,7 +235,7 @@ public final class JobCommitStage {
           }
           long windowUploads = 0;
           for (StagingTaskRecord r : win) {
-            windowUploads += r.getFiles().size();
+            windowUploads += r.files.size();
           }
           heldMax = Math.max(heldMax, cachedUploads + windowUploads);
         }
@@ -363,7 +363,7 @@ public final class JobCommitStage {
   private long completeAll(Parallel parallel, List<StagingTaskRecord> window) throws IOException {
     List<Parallel.IoTask<Void>> completes = new ArrayList<>();
     for (StagingTaskRecord r : window) {
-      for (PendingFile f : r.getFiles()) {
+      for (PendingFile f : r.files) {
         completes.add(() -> {
           complete(f);
           return null;
@@ -375,12 +375,12 @@ public final class JobCommitStage {
   }
 
   private void complete(PendingFile f) throws IOException {
-    List<UploadedPart> parts = new ArrayList<>(f.getEtags().size());
+    List<UploadedPart> parts = new ArrayList<>(f.etags.size());
     int n = 1;
-    for (String etag : f.getEtags()) {
+    for (String etag : f.etags) {
       parts.add(new UploadedPart(n++, etag, 0));
     }
-    store.completeMultipartUpload(new MultipartUpload(layout.finalKey(f.getPath()), f.getUploadId(), 0), parts,
+    store.completeMultipartUpload(new MultipartUpload(layout.finalKey(f.path), f.uploadId, 0), parts,
         WriteCondition.none());
   }
 

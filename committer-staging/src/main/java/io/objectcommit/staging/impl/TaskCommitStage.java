@@ -97,9 +97,9 @@ public final class TaskCommitStage {
     }
     StagingTaskRecord record = new StagingTaskRecord(layout.jobId(), taskIndex, taskCount, attemptId, hostname, files);
     long bytes = record.bytes();
-    record.getStatistics().put(CommitterStatistics.TASK_FILES, (long) files.size());
-    record.getStatistics().put(CommitterStatistics.TASK_BYTES, bytes);
-    record.getStatistics().put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
+    record.statistics.put(CommitterStatistics.TASK_FILES, (long) files.size());
+    record.statistics.put(CommitterStatistics.TASK_BYTES, bytes);
+    record.statistics.put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
     String key = layout.taskRecordKey(taskIndex);
     try {
       StagingTaskRecord.CODEC.save(store, key, record, io.objectcommit.fs.WriteCondition.ifAbsent());
@@ -113,7 +113,7 @@ public final class TaskCommitStage {
             notReadable.toString());
       }
       LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted",
-          attemptId, taskIndex, winner == null ? "?" : winner.getTaskAttemptId(), files.size());
+          attemptId, taskIndex, winner == null ? "?" : winner.taskAttemptId, files.size());
       return new Result(winner, false);
     } catch (IOException | RuntimeException e) {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));

@@ -30,9 +30,9 @@ final class TaskRecords {
     } catch (FileNotFoundException e) {
       return null;
     }
-    if (!layout.jobId().equals(r.getJobId()) || r.getTaskIndex() != index) {
-      throw new ForeignTaskRecordException(store.pathOf(key), "record of job " + r.getJobId() + " task "
-          + r.getTaskIndex() + " found where job " + layout.jobId() + " task " + index + " was expected");
+    if (!layout.jobId().equals(r.jobId) || r.taskIndex != index) {
+      throw new ForeignTaskRecordException(store.pathOf(key), "record of job " + r.jobId + " task "
+          + r.taskIndex + " found where job " + layout.jobId() + " task " + index + " was expected");
     }
     return r;
   }

@@ -74,7 +74,11 @@ class CheckpointMaintenanceIT {
     String bad = run(conf, root, (m, out) -> assertEquals(1, m.verify(out).size()));
     assertTrue(bad.contains("PROBLEM /q/commits/0: data object") && bad.contains("1 problems"), bad);
 
-    assertThrows(IllegalArgumentException.class, () -> CheckpointMaintenance.open(new Path(bucket.s3a("q")), conf),
-        "an s3a:// path is not a checkpoint location");
+    IllegalArgumentException notCkpt = assertThrows(IllegalArgumentException.class,
+        () -> CheckpointMaintenance.open(new Path("file://localhost/tmp/q"), conf));
+    assertTrue(notCkpt.getMessage().contains("is not on the checkpoint FileSystem (fs.file.impl is"),
+        notCkpt.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> CheckpointMaintenance.open(new Path("/tmp/q"), conf),
+        "no scheme, no authority");
   }
 }

@@ -1,6 +1,7 @@
 package io.objectcommit.cli;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,19 @@ public final class ObjectCommitCommand {
   private ObjectCommitCommand() {
   }
 
+  /** Where the subcommand's name is: the first word that is neither a common option nor its value; or -1. */
+  static int subcommandIndex(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("-D") || a.equals("--conf")) {
+        i++;
+      } else if (!a.startsWith("-")) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
   }
@@ -63,19 +77,28 @@ public final class ObjectCommitCommand {
       err.println(HELP);
       return USAGE;
     }
-    if (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+    int at = subcommandIndex(args);
+    if (at < 0 || args[at].equals("help")) {
+      if (at < 0 && !Arrays.asList(args).contains("--help") && !Arrays.asList(args).contains("-h")) {
+        err.println("objectcommit: expected a subcommand: " + String.join(", ", SUBCOMMANDS.keySet()));
+        err.println(HELP);
+        return USAGE;
+      }
       out.println(HELP);
       return DONE;
     }
-    Subcommand sub = SUBCOMMANDS.get(args[0]);
+    Subcommand sub = SUBCOMMANDS.get(args[at]);
     if (sub == null) {
-      err.println("objectcommit: unknown subcommand '" + args[0] + "': expected "
+      err.println("objectcommit: unknown subcommand '" + args[at] + "': expected "
           + String.join(", ", SUBCOMMANDS.keySet()) + " (run `objectcommit --help`)");
       return USAGE;
     }
     String name = "objectcommit " + sub.name();
     try {
-      CommandLine line = CommandLine.parse(Arrays.copyOfRange(args, 1, args.length), sub.spec());
+      // common options may also come before the subcommand: objectcommit -D k=v uploads list ...
+      List<String> rest = new ArrayList<>(Arrays.asList(args));
+      rest.remove(at);
+      CommandLine line = CommandLine.parse(rest.toArray(new String[0]), sub.spec());
       if (line.help()) {
         out.println(sub.help());
         return DONE;

@@ -57,9 +57,17 @@ class ObjectCommitCommandTest {
     CommandRun none = CommandRun.of();
     assertEquals(2, none.code);
     assertTrue(none.err.contains("expected a subcommand: checkpoint, direct-cleanup, uploads"), none.err);
-    CommandRun unknown = CommandRun.of("purge");
+    CommandRun unknown = CommandRun.of("-D", "a=b", "purge");
     assertEquals(2, unknown.code);
     assertTrue(unknown.err.contains("unknown subcommand 'purge'"), unknown.err);
+  }
+
+  @Test
+  void commonOptionsMayComeBeforeTheSubcommand() {
+    CommandRun run = CommandRun.of("-D", "fs.s3a.endpoint=x", "-Dk=v", "--conf", "/no/such/file", "uploads", "list");
+    assertEquals(2, run.code, run.toString());
+    assertTrue(run.err.startsWith("objectcommit uploads: --conf /no/such/file: no such file"), run.toString());
+    assertEquals(0, CommandRun.of("-Dk=v", "--help").code);
   }
 
   @ParameterizedTest

@@ -2,7 +2,11 @@ package io.objectcommit.checkpoint;
 
 /**
  * Configuration keys of the checkpoint FileSystem, each beside its default. Every key can be set for one
- * authority (bucket or mount name) as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}.
+ * authority as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}: for the S3 backend the authority is
+ * the bucket (so one override serves this module and fs-core's keys of the same bucket); for the local-path
+ * backend it is the mount's name in {@code ckpt://<name>/} (for example
+ * {@code fs.objectcommit.bucket.efs1.checkpoint.local.root=/mnt/efs}). The keys are parsed once per authority,
+ * when its FileSystem is initialised, into {@link io.objectcommit.checkpoint.impl.CheckpointOptions}.
  */
 public final class CheckpointConstants {
 
@@ -11,6 +15,12 @@ public final class CheckpointConstants {
 
   /** The URI scheme this FileSystem is registered under in the documentation and tests: {@value}. */
   public static final String SCHEME = "ckpt";
+
+  /**
+   * The block size every file status reports, in bytes (32 MiB, as S3A reports by default): {@value}. Not a
+   * setting: checkpoint files are read whole, so no reader splits them by block.
+   */
+  public static final long BLOCK_SIZE = 32L * 1024 * 1024;
 
   /**
    * Which backend serves an authority: {@code s3} (the authority is a bucket; manifests in the store) or

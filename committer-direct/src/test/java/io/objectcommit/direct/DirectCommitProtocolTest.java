@@ -261,14 +261,13 @@ class DirectCommitProtocolTest {
     t1.write("d=1", 0, "x");
     t1.crash();
     // the driver dies here: no job commit, no abort
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream ps = new java.io.PrintStream(out, true, "UTF-8");
-    String[] base = {"-D" + DirectCommitterConstants.STORE_FACTORY + "=" + InMemoryStoreFactory.class.getName(),
-        h.output.toString()};
-    assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], "--list"}, ps, ps));
-    assertEquals(Harness.UUID, out.toString("UTF-8").trim());
-    assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], Harness.UUID}, ps, ps));
-    assertEquals(List.of(), h.keys(), out.toString("UTF-8"));
-    assertEquals(2, DirectJobCleaner.run(new String[] {base[1]}, ps, ps), "usage");
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    conf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      assertEquals(List.of(Harness.UUID), cleaner.pendingJobs());
+      assertEquals(2, cleaner.clean(Harness.UUID), "t0's committed file and t1's crashed one");
+      assertEquals(List.of(), h.keys());
+      assertEquals(List.of(), cleaner.pendingJobs());
+    }
   }
 }

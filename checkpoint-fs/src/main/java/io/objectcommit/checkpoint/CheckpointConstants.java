@@ -50,9 +50,13 @@ public final class CheckpointConstants {
   public static final String MANIFEST_TTL = "fs.objectcommit.checkpoint.s3.manifest-ttl";
   public static final long MANIFEST_TTL_DEFAULT_MS = 0;
 
-  /** Compare-and-swap attempts of one namespace change before giving up under contention: {@value}. */
+  /**
+   * Compare-and-swap attempts of one namespace change before giving up under contention, for checkpoints only;
+   * unset: the general {@code fs.objectcommit.cas-attempts} (default 20, see
+   * {@link io.objectcommit.fs.commit.CommitConstants#CAS_ATTEMPTS}): {@value}.
+   */
   public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
-  public static final int CAS_ATTEMPTS_DEFAULT = 20;
+  public static final int CAS_ATTEMPTS_DEFAULT = io.objectcommit.fs.commit.CommitConstants.CAS_ATTEMPTS_DEFAULT;
 
   /**
    * Reads of a directory manifest that the store reports missing although it was written (a store that lags

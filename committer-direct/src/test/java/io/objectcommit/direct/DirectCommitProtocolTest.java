@@ -44,7 +44,7 @@ class DirectCommitProtocolTest {
   }
 
   private static SuccessData success(Harness h) throws IOException {
-    return SuccessData.codec().fromBytes(h.store.bytes(Harness.key("_SUCCESS")), "_SUCCESS");
+    return SuccessData.CODEC.fromBytes(h.store.bytes(Harness.key("_SUCCESS")), "_SUCCESS");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -88,7 +88,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success(h);
     assertEquals(Harness.UUID, s.getJobId());
-    assertEquals(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
+    assertEquals(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
@@ -138,7 +138,7 @@ class DirectCommitProtocolTest {
     assertEquals(1, retry.of(BULK_DELETE), retry.toString());
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
-    assertEquals(0L, success(h).getMetrics().get("leftover_files_deleted"), "the retry's commit removed them");
+    assertEquals(0L, success(h).getMetrics().get(io.objectcommit.fs.commit.CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -181,8 +181,7 @@ class DirectCommitProtocolTest {
     // the zombie carries on: a new file of a group it declared, then a file of a new group
     String late = zombie.write(2);
     assertTrue(h.keys().contains(late));
-    IOException fenced = assertThrows(IOException.class, () -> zombie.write("day=9", 0, "late"));
-    assertTrue(fenced.getMessage().contains("superseded"), fenced.getMessage());
+    assertThrows(SupersededAttemptException.class, () -> zombie.write("day=9", 0, "late"));
     zombie.crash();
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, Harness.key("_SUCCESS"))), h.keys(), "the zombie's c001 and c002 are gone");

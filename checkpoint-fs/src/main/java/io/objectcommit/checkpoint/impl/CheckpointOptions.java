@@ -8,7 +8,6 @@ import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_DIR;
 import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_MEMORY;
 import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_MEMORY_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.CAS_ATTEMPTS;
-import static io.objectcommit.checkpoint.CheckpointConstants.CAS_ATTEMPTS_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FSYNC;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FSYNC_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FS_TYPE;
@@ -23,6 +22,7 @@ import static io.objectcommit.checkpoint.CheckpointConstants.MISSING_READ_ATTEMP
 import static io.objectcommit.checkpoint.CheckpointConstants.S3_PREFIX;
 import static io.objectcommit.checkpoint.CheckpointConstants.S3_PREFIX_DEFAULT;
 
+import io.objectcommit.fs.commit.CompareAndSwap;
 import io.objectcommit.fs.config.ConfigReader;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -63,7 +63,7 @@ public final class CheckpointOptions {
     this.s3Prefix = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
     this.ancestorTtlMs = r.getDurationMs(ANCESTOR_TTL, ANCESTOR_TTL_DEFAULT_MS, 0);
     this.manifestTtlMs = r.getDurationMs(MANIFEST_TTL, MANIFEST_TTL_DEFAULT_MS, 0);
-    this.casAttempts = r.getInt(CAS_ATTEMPTS, CAS_ATTEMPTS_DEFAULT, 1, 1000);
+    this.casAttempts = CompareAndSwap.attempts(r, CAS_ATTEMPTS);
     this.missingReadAttempts = r.getInt(MISSING_READ_ATTEMPTS, MISSING_READ_ATTEMPTS_DEFAULT, 1, 1000);
     String root = r.get(LOCAL_ROOT, null);
     if (backend == BackendKind.LOCAL && root == null) {

@@ -33,14 +33,14 @@ final class ProbeFailure {
     }
     String root = "s3://" + bucket + "/";
     String msg = trigger + ": checking that " + where + " supports conditional writes ("
-        + FsCoreConstants.CONDITIONAL_WRITES + "=detect) failed: " + reason(first) + ". First failure: "
-        + first.getMessage();
+        + FsCoreConstants.CONDITIONAL_WRITES + "=detect) failed: " + reason(first) + ". First failure";
     IOException described;
     if (first instanceof FileNotFoundException) {
-      described = new FileNotFoundException(msg);
+      described = new FileNotFoundException(msg + ": " + first.getMessage());
     } else if (first instanceof AccessDeniedException) {
-      described = new AccessDeniedException(root, null, msg);
+      described = new AccessDeniedException(root, null, msg + ": " + first.getMessage());
     } else {
+      // PathIOException's message ends with its cause's own: ": " + first.getMessage(), not repeated here.
       described = new PathIOException(root, msg);
     }
     described.initCause(first);

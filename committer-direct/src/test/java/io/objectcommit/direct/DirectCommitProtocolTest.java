@@ -1,11 +1,11 @@
 package io.objectcommit.direct;
 
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_DELETE_BULK;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_GET;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_HEAD;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_LIST;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
+import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
+import static io.objectcommit.testsupport.proxy.S3Operation.GET;
+import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
+import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
+import static io.objectcommit.testsupport.proxy.S3Operation.PUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.direct.impl.AttemptRegistry;
 import io.objectcommit.fs.files.SuccessData;
-import io.objectcommit.fs.statistics.StoreStatistics;
+import io.objectcommit.fs.testing.FaultRule;
+import io.objectcommit.fs.testing.InMemoryRequestCounts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,15 +37,14 @@ class DirectCommitProtocolTest {
   @AfterEach
   void noAttemptLeftRegistered() {
     assertEquals(0, AttemptRegistry.size(), "every attempt unregisters when it commits or aborts");
-    InMemoryStore.setFault(Harness.BUCKET, null);
   }
 
   private static List<String> sorted(List<String> l) {
     return new ArrayList<>(new TreeSet<>(l));
   }
 
-  private static SuccessData success() throws IOException {
-    return SuccessData.codec().fromBytes(InMemoryStore.bytes(Harness.BUCKET, Harness.key("_SUCCESS")), "_SUCCESS");
+  private static SuccessData success(Harness h) throws IOException {
+    return SuccessData.codec().fromBytes(h.store.bytes(Harness.key("_SUCCESS")), "_SUCCESS");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -67,24 +67,26 @@ class DirectCommitProtocolTest {
     Harness.Attempt t2 = h.attempt(2, 0);
     t2.commit();
 
-    StoreStatistics.Snapshot tasks = InMemoryStore.counts(Harness.BUCKET);
-    assertEquals(4, tasks.count(OP_PUT), "one upload per file: " + tasks);
-    assertEquals(5, tasks.count(OP_PUT_CONDITIONAL), "declare + commit per task with files, commit only for the"
+    InMemoryRequestCounts tasks = h.store.counts();
+    assertEquals(4 + 5, tasks.of(PUT), "one upload per file, and declare + commit per task with files, commit"
+        + " only for the empty task: " + tasks);
+    assertEquals(5, tasks.conditional(PUT), "declare + commit per task with files, commit only for the"
         + " empty task: " + tasks);
-    assertEquals(9, tasks.totalRequests(), tasks.toString());
+    assertEquals(9, tasks.total(), tasks.toString());
 
     driver.commitJob(h.job());
-    StoreStatistics.Snapshot job = InMemoryStore.counts(Harness.BUCKET).minus(tasks);
-    assertEquals(5, job.count(OP_GET), "3 task records + one 404 per task type: " + job);
-    assertEquals(2, job.count(OP_PUT), "commit marker and _SUCCESS: " + job);
-    assertEquals(1, job.count(OP_DELETE_BULK), "bookkeeping removed at once: " + job);
-    assertEquals(1, job.count(OP_LIST), "one LIST of the job's bookkeeping: " + job);
-    assertEquals(0, job.count(OP_HEAD), "no HEAD: " + job);
-    assertEquals(9, job.totalRequests(), job.toString());
+    InMemoryRequestCounts job = h.store.counts().minus(tasks);
+    assertEquals(5, job.of(GET), "3 task records + one 404 per task type: " + job);
+    assertEquals(2, job.of(PUT), "commit marker and _SUCCESS: " + job);
+    assertEquals(0, job.conditional(PUT), "commit marker and _SUCCESS: " + job);
+    assertEquals(1, job.of(BULK_DELETE), "bookkeeping removed at once: " + job);
+    assertEquals(1, job.of(LIST), "one LIST of the job's bookkeeping: " + job);
+    assertEquals(0, job.of(HEAD), "no HEAD: " + job);
+    assertEquals(9, job.total(), job.toString());
 
     expected.add(Harness.key("_SUCCESS"));
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
-    SuccessData s = success();
+    SuccessData s = success(h);
     assertEquals(Harness.UUID, s.getJobId());
     assertEquals(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
@@ -124,19 +126,19 @@ class DirectCommitProtocolTest {
     }
     a0.crash();
     assertEquals(5, h.outputKeys().size());
-    StoreStatistics.Snapshot before = InMemoryStore.counts(Harness.BUCKET);
+    InMemoryRequestCounts before = h.store.counts();
     Harness.Attempt a1 = h.attempt(3, 1);
     String k0 = a1.write(0);
     String k1 = a1.write(1);
     a1.commit();
-    StoreStatistics.Snapshot retry = InMemoryStore.counts(Harness.BUCKET).minus(before);
+    InMemoryRequestCounts retry = h.store.counts().minus(before);
     assertEquals(List.of(k0, k1), h.outputKeys(), "the crashed attempt's c002..c004 are gone");
-    assertEquals(6, retry.count(OP_HEAD), "probes c000..c005 of the crashed attempt's group (c005 missing): "
+    assertEquals(6, retry.of(HEAD), "probes c000..c005 of the crashed attempt's group (c005 missing): "
         + retry);
-    assertEquals(1, retry.count(OP_DELETE_BULK), retry.toString());
+    assertEquals(1, retry.of(BULK_DELETE), retry.toString());
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
-    assertEquals(0L, success().getMetrics().get("leftover_files_deleted"), "the retry's commit removed them");
+    assertEquals(0L, success(h).getMetrics().get("leftover_files_deleted"), "the retry's commit removed them");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -190,7 +192,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void abortJobDeletesEveryFileOfTheJobAndNothingElse(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    new InMemoryStore(Harness.BUCKET).put(Harness.key("part-00000-earlier-job-c000.parquet"),
+    h.store.put(Harness.key("part-00000-earlier-job-c000.parquet"),
         io.objectcommit.fs.Payload.of(new byte[] {1}), io.objectcommit.fs.WriteCondition.none());
     PathOutputCommitter driver = h.driver();
     driver.setupJob(h.job());
@@ -215,11 +217,11 @@ class DirectCommitProtocolTest {
     Harness.Attempt t0 = h.attempt(0, 0);
     t0.write(0);
     t0.commit();
-    InMemoryStore.setFault(Harness.BUCKET, (op, key) -> key.endsWith("_SUCCESS")
-        ? new PathIOException(key, "injected failure") : null);
+    h.store.addFault(FaultRule.failing().matching("_SUCCESS$")
+        .throwing(p -> new PathIOException(p, "injected failure")));
     assertThrows(PathIOException.class, () -> driver.commitJob(h.job()));
     assertFalse(h.keys().contains(Harness.key("_SUCCESS")));
-    InMemoryStore.setFault(Harness.BUCKET, null);
+    h.store.clearFaults();
     driver.abortJob(h.job(), JobStatus.State.FAILED);
     assertEquals(List.of(), h.keys());
   }
@@ -237,9 +239,11 @@ class DirectCommitProtocolTest {
     out.close();
     assertEquals(List.of(), h.keys(), "an aborted stream uploads nothing, and declares nothing");
 
-    InMemoryStore.setFault(Harness.BUCKET, (op, key) -> op.equals(OP_PUT) ? new PathIOException(key, "boom") : null);
+    // the upload of the file (an unconditional PUT of its final key) fails
+    h.store.addFault(FaultRule.failing(PUT).matching(Harness.fileName(0, 1) + "$")
+        .throwing(path -> new PathIOException(path, "boom")));
     assertThrows(PathIOException.class, () -> a.write(1));
-    InMemoryStore.setFault(Harness.BUCKET, null);
+    h.store.clearFaults();
     assertEquals(List.of(), h.outputKeys(), "a failed upload leaves no object");
     a.abort();
     assertEquals(List.of(), h.outputKeys());
@@ -260,7 +264,7 @@ class DirectCommitProtocolTest {
     // the driver dies here: no job commit, no abort
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     java.io.PrintStream ps = new java.io.PrintStream(out, true, "UTF-8");
-    String[] base = {"-D" + DirectCommitterConstants.STORE_FACTORY + "=" + InMemoryStore.Factory.class.getName(),
+    String[] base = {"-D" + DirectCommitterConstants.STORE_FACTORY + "=" + InMemoryStoreFactory.class.getName(),
         h.output.toString()};
     assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], "--list"}, ps, ps));
     assertEquals(Harness.UUID, out.toString("UTF-8").trim());

@@ -1,5 +1,6 @@
 package io.objectcommit.direct;
 
+import io.objectcommit.fs.testing.InMemoryObjectStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -32,12 +33,14 @@ final class Harness {
   final JobID jobId = new JobID("202611221200", 7);
   final Path output = new Path("s3a://" + BUCKET + "/" + TABLE.substring(0, TABLE.length() - 1));
   final boolean parquet;
+  /** A store on the test's bucket, for setup, fault rules, request counts and inspection. */
+  final InMemoryObjectStore store;
 
   Harness(boolean parquet) {
     this.parquet = parquet;
-    InMemoryStore.reset(BUCKET);
+    store = InMemoryObjectStore.register(BUCKET);
     jobConf = new JobConf(false);
-    jobConf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStore.Factory.class.getName());
+    jobConf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
     jobConf.set(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, UUID);
     jobConf.set("mapreduce.map.speculative", "false");
     jobConf.set("mapreduce.reduce.speculative", "false");
@@ -77,7 +80,7 @@ final class Harness {
   }
 
   List<String> keys() {
-    return InMemoryStore.keys(BUCKET);
+    return store.keys("");
   }
 
   List<String> outputKeys() {

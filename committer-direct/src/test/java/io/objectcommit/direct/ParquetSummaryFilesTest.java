@@ -61,7 +61,7 @@ class ParquetSummaryFilesTest {
     }
     assertEquals(new ArrayList<>(new TreeSet<>(expected)), h.keys());
     if (level.equals("ALL")) {
-      byte[] md = InMemoryStore.bytes(Harness.BUCKET, Harness.key("_metadata"));
+      byte[] md = h.store.bytes(Harness.key("_metadata"));
       assertTrue(md.length > 8 && new String(md, 0, 4, "US-ASCII").equals("PAR1"), "a Parquet footer file");
     }
   }

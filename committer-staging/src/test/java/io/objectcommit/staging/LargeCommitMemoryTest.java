@@ -7,11 +7,13 @@ import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.testing.InMemoryObjectStore;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.TaskRecord;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.StagingStatistics;
+import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +31,8 @@ class LargeCommitMemoryTest {
   private static final int FILES_PER_TASK = 100;
   private static final int FILES = TASKS * FILES_PER_TASK;
 
-  private static InMemoryStore stagedJob(JobLayout layout) throws IOException {
-    InMemoryStore store = new InMemoryStore("bucket");
-    store.keepPartData = false;
+  private static InMemoryObjectStore stagedJob(JobLayout layout) throws IOException {
+    InMemoryObjectStore store = InMemoryObjectStore.create("bucket");
     for (int t = 0; t < TASKS; t++) {
       List<PendingFile> files = new ArrayList<>(FILES_PER_TASK);
       for (int f = 0; f < FILES_PER_TASK; f++) {
@@ -47,7 +48,7 @@ class LargeCommitMemoryTest {
     return store;
   }
 
-  private static JobCommitStage.Summary commit(InMemoryStore store, JobLayout layout, int cachedUploads)
+  private static JobCommitStage.Summary commit(InMemoryObjectStore store, JobLayout layout, int cachedUploads)
       throws IOException {
     Configuration conf = new Configuration(false);
     conf.setInt(StagingConstants.COMMIT_CACHED_UPLOADS, cachedUploads);
@@ -60,29 +61,29 @@ class LargeCommitMemoryTest {
   @Test
   void hundredThousandFilesWithTheDefaultCache() throws IOException {
     JobLayout layout = new JobLayout("bucket", "big/table", "job-100k");
-    InMemoryStore store = stagedJob(layout);
+    InMemoryObjectStore store = stagedJob(layout);
     JobCommitStage.Summary s = commit(store, layout, StagingConstants.COMMIT_CACHED_UPLOADS_DEFAULT);
 
     assertEquals(FILES, s.get(StagingStatistics.JOB_FILES));
-    assertEquals(FILES, store.count("MULTIPART_COMPLETE"));
+    assertEquals(FILES, store.counts().of(S3Operation.MULTIPART_COMPLETE));
     assertEquals(FILES, store.keys("big/table/").size());
-    assertEquals(0, store.pendingUnder(""));
+    assertEquals(0, store.pendingUploads("").size());
     assertEquals(10, s.partitions().size(), "partitions are kept, files are not");
     assertEquals(100, s.filenames().size(), "_SUCCESS lists at most 100 files");
     // 200 tasks fit the 20,000-upload cache; the other 800 records are read a second time
     assertEquals(800, s.get(StagingStatistics.JOB_RECORDS_RELOADED));
-    assertEquals(TASKS + 800, store.count("GET"));
+    assertEquals(TASKS + 800, store.counts().of(S3Operation.GET));
     long held = s.get(StagingStatistics.JOB_UPLOADS_HELD_MAX);
     long window = 64L * FILES_PER_TASK;
     assertTrue(held <= StagingConstants.COMMIT_CACHED_UPLOADS_DEFAULT + window, "held " + held);
     assertTrue(held < FILES / 3, "held " + held);
-    assertEquals(1, store.count("BULK_DELETE"), "1,000 records deleted in one request");
+    assertEquals(1, store.counts().of(S3Operation.BULK_DELETE), "1,000 records deleted in one request");
   }
 
   @Test
   void withoutACacheOnlyOneWindowIsHeld() throws IOException {
     JobLayout layout = new JobLayout("bucket", "big/table", "job-100k");
-    InMemoryStore store = stagedJob(layout);
+    InMemoryObjectStore store = stagedJob(layout);
     JobCommitStage.Summary s = commit(store, layout, 0);
     assertEquals(FILES, store.keys("big/table/").size());
     assertEquals(TASKS, s.get(StagingStatistics.JOB_RECORDS_RELOADED));
@@ -92,11 +93,11 @@ class LargeCommitMemoryTest {
   @Test
   void heapGrowthStaysFarBelowTheWholeFileList() throws IOException {
     JobLayout layout = new JobLayout("bucket", "big/table", "job-100k");
-    InMemoryStore store = stagedJob(layout);
+    InMemoryObjectStore store = stagedJob(layout);
     // what holding every pending upload would take: the records themselves, parsed
     long allRecordsBytes = 0;
     for (int t = 0; t < TASKS; t++) {
-      allRecordsBytes += store.objects.get(layout.taskRecordKey(t)).length;
+      allRecordsBytes += store.bytes(layout.taskRecordKey(t)).length;
     }
     assertTrue(allRecordsBytes > 10_000_000L, "records total " + allRecordsBytes);
     JobCommitStage.Summary s = commit(store, layout, 0);

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.testing.InMemoryObjectStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -16,19 +18,20 @@ class PendingUploadsTest {
 
   @Test
   void listsAndAbortsOnlyOldUploadsUnderThePrefix() throws IOException {
-    InMemoryStore store = new InMemoryStore("bucket");
-    store.now = 1_000_000;
+    InMemoryObjectStore store = InMemoryObjectStore.create("bucket");
+    AtomicLong clock = new AtomicLong(1_000_000);
+    store.setClock(clock::get);
     MultipartUpload old = store.initiateMultipartUpload("t/old.parquet");
     store.initiateMultipartUpload("other/old.parquet");
-    store.now = 1_000_000 + Duration.ofHours(2).toMillis();
+    clock.set(1_000_000 + Duration.ofHours(2).toMillis());
     MultipartUpload young = store.initiateMultipartUpload("t/young.parquet");
-    long now = store.now + 1000;
+    long now = clock.get() + 1000;
 
     assertEquals(List.of(old), PendingUploads.list(store, "t/", Duration.ofHours(1), now));
     assertEquals(2, PendingUploads.list(store, "t/", Duration.ZERO, now).size());
     assertEquals(List.of(old), PendingUploads.abort(store, "t/", Duration.ofHours(1), now));
     assertEquals(List.of(young), store.listMultipartUploads("t/"));
-    assertEquals(1, store.pendingUnder("other/"));
+    assertEquals(1, store.pendingUploads("other/").size());
   }
 
   @Test

@@ -3,11 +3,23 @@ package io.objectcommit.staging;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
+import static io.objectcommit.testsupport.proxy.S3Operation.GET;
+import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
+import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_ABORT;
+import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_COMPLETE;
+import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_INITIATE;
+import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_LIST;
+import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_PART;
+import static io.objectcommit.testsupport.proxy.S3Operation.PUT;
+
 import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.testing.FaultRule;
+import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.fs.testing.InMemoryRequestCounts;
 import io.objectcommit.staging.files.TaskRecord;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
@@ -24,6 +36,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.PathExistsException;
 import org.junit.jupiter.api.Test;
@@ -38,7 +51,7 @@ class StagingProtocolTest {
   @TempDir
   File tmp;
 
-  private final InMemoryStore store = new InMemoryStore("bucket");
+  private final InMemoryObjectStore store = InMemoryObjectStore.create("bucket");
   private final JobLayout layout = new JobLayout("bucket", "warehouse/table", JOB);
   private final Configuration conf = new Configuration(false);
 
@@ -92,7 +105,7 @@ class StagingProtocolTest {
       assertEquals(2, r.record().getFiles().size(), "checksum files are not uploaded");
     }
     assertEquals(List.of(), visible(), "task commit makes nothing visible");
-    assertEquals(8, store.pendingUnder(DEST));
+    assertEquals(8, store.pendingUploads(DEST).size());
     assertEquals(4, store.keys(layout.recordsPrefix()).size());
 
     JobCommitStage.Summary s = commitJob();
@@ -100,15 +113,15 @@ class StagingProtocolTest {
     for (int t = 0; t < 4; t++) {
       for (int i = 0; i < 2; i++) {
         assertArrayEquals(("task " + t + " file " + i).getBytes(StandardCharsets.UTF_8),
-            store.objects.get(DEST + name(t, i)));
+            store.bytes(DEST + name(t, i)));
       }
     }
-    assertEquals(0, store.pendingUnder(DEST), "no upload left");
+    assertEquals(0, store.pendingUploads(DEST).size(), "no upload left");
     assertEquals(List.of(), store.keys(layout.recordsPrefix()), "records deleted");
     assertEquals(4, s.get(StagingStatistics.JOB_TASKS));
     assertEquals(8, s.get(StagingStatistics.JOB_FILES));
     assertEquals(8, s.filenames().size());
-    SuccessData success = SuccessData.codec().fromBytes(store.objects.get(DEST + "_SUCCESS"), "_SUCCESS");
+    SuccessData success = SuccessData.codec().fromBytes(store.bytes(DEST + "_SUCCESS"), "_SUCCESS");
     assertEquals(SuccessData.S3A_NAME, success.getName());
     assertEquals(JOB, success.getJobId());
     assertEquals(8L, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
@@ -120,7 +133,7 @@ class StagingProtocolTest {
   void noSuccessMarkerWhenJobCommitFails() throws IOException {
     commitTask(1, 2, 0, files(1, 1, ""));
     assertThrows(IOException.class, this::commitJob);
-    assertFalse(store.objects.containsKey(DEST + "_SUCCESS"));
+    assertFalse(store.exists(DEST + "_SUCCESS"));
   }
 
   @Test
@@ -129,17 +142,17 @@ class StagingProtocolTest {
       commitTask(t, 4, 0, files(t, 5, ""));
     }
     commitJob();
-    Map<String, Long> c = store.counts();
-    assertEquals(20, c.get("MULTIPART_INITIATE"));
-    assertEquals(20, c.get("MULTIPART_PART"));
-    assertEquals(20, c.get("MULTIPART_COMPLETE"));
-    assertEquals(4 + 1, c.get("PUT"), "one record per task, and _SUCCESS");
-    assertEquals(4, c.get("GET"), "one read per task record");
-    assertEquals(1, c.get("BULK_DELETE"), "records deleted in one request");
-    assertEquals(1, c.get("MULTIPART_LIST"), "one sweep per job");
-    assertNull(c.get("LIST"), "append mode never lists objects: " + c);
-    assertNull(c.get("MULTIPART_ABORT"));
-    assertEquals(20 * 3 + 4 * 2 + 3, c.values().stream().mapToLong(Long::longValue).sum(), c.toString());
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(20, c.of(MULTIPART_INITIATE));
+    assertEquals(20, c.of(MULTIPART_PART));
+    assertEquals(20, c.of(MULTIPART_COMPLETE));
+    assertEquals(4 + 1, c.of(PUT), "one record per task, and _SUCCESS");
+    assertEquals(4, c.of(GET), "one read per task record");
+    assertEquals(1, c.of(BULK_DELETE), "records deleted in one request");
+    assertEquals(1, c.of(MULTIPART_LIST), "one sweep per job");
+    assertEquals(0, c.of(LIST), "append mode never lists objects: " + c);
+    assertEquals(0, c.of(MULTIPART_ABORT));
+    assertEquals(20 * 3 + 4 * 2 + 3, c.total(), c.toString());
   }
 
   @Test
@@ -153,9 +166,9 @@ class StagingProtocolTest {
     dir.mkdirs();
     Files.write(new File(dir, "big.bin").toPath(), big);
     new TaskCommitStage(store, layout, options()).commit(dir, 0, 1, "attempt_big", "host");
-    assertEquals(3, store.count("MULTIPART_PART"));
+    assertEquals(3, store.counts().of(MULTIPART_PART));
     commitJob();
-    assertArrayEquals(big, store.objects.get(DEST + "big.bin"));
+    assertArrayEquals(big, store.bytes(DEST + "big.bin"));
   }
 
   @Test
@@ -166,18 +179,18 @@ class StagingProtocolTest {
     TaskCommitStage.Result second = commitTask(0, 2, 1, other);
     assertFalse(second.won());
     assertEquals("attempt_0_0", second.record().getTaskAttemptId());
-    assertEquals(2, store.pendingUnder(DEST), "the loser's upload is aborted");
+    assertEquals(2, store.pendingUploads(DEST).size(), "the loser's upload is aborted");
     commitTask(1, 2, 0, files(1, 1, ""));
     commitJob();
     assertEquals(List.of(DEST + name(0, 0), DEST + name(0, 1), DEST + name(1, 0)), visible());
-    assertEquals(0, store.pendingUnder(DEST));
+    assertEquals(0, store.pendingUploads(DEST).size());
   }
 
   @Test
   void aFailedUploadInTaskCommitAbortsTheTasksUploads() throws IOException {
-    store.failing = r -> r.startsWith("MULTIPART_PART") && r.endsWith(name(0, 2));
+    store.addFault(FaultRule.failing(MULTIPART_PART).matching(Pattern.quote(name(0, 2)) + "$"));
     assertThrows(IOException.class, () -> commitTask(0, 1, 0, files(0, 4, "")));
-    assertEquals(0, store.pendingUnder(DEST), "every upload the attempt started is aborted");
+    assertEquals(0, store.pendingUploads(DEST).size(), "every upload the attempt started is aborted");
     assertEquals(List.of(), store.keys(layout.recordsPrefix()), "no record");
   }
 
@@ -190,7 +203,7 @@ class StagingProtocolTest {
     assertEquals(List.of(), visible());
     long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(2, aborted);
-    assertEquals(0, store.pendingUnder(""));
+    assertEquals(0, store.pendingUploads("").size());
     assertEquals(List.of(), store.keys(DEST), "records deleted too");
   }
 
@@ -199,10 +212,10 @@ class StagingProtocolTest {
     for (int t = 0; t < 3; t++) {
       commitTask(t, 3, 0, files(t, 2, ""));
     }
-    store.hiddenFromList.add(layout.taskRecordKey(1));
-    store.hiddenFromList.add(layout.taskRecordKey(2));
+    store.hideFromListing(layout.taskRecordKey(1));
+    store.hideFromListing(layout.taskRecordKey(2));
     new JobAbortStage(store, layout, options()).abort(false, 0);
-    assertEquals(0, store.pendingUnder(""), "records 1 and 2 found by probing below task 0's task count");
+    assertEquals(0, store.pendingUploads("").size(), "records 1 and 2 found by probing below task 0's task count");
     assertEquals(List.of(), visible());
   }
 
@@ -211,15 +224,15 @@ class StagingProtocolTest {
     for (int t = 0; t < 4; t++) {
       commitTask(t, 4, 0, files(t, 2, ""));
     }
-    store.failing = r -> r.equals("MULTIPART_COMPLETE " + DEST + name(3, 1));
+    store.addFault(FaultRule.failing(MULTIPART_COMPLETE).matching("^" + Pattern.quote(DEST + name(3, 1)) + "$"));
     JobCommitStage stage = new JobCommitStage(store, layout, options(), 0, null);
     assertThrows(IOException.class, stage::commit);
     assertTrue(stage.completionStarted());
     assertEquals(7, visible().size(), "the other files were completed");
-    store.failing = r -> false;
+    store.clearFaults();
     new JobAbortStage(store, layout, options()).abort(stage.completionStarted(), 0);
     assertEquals(List.of(), visible(), "abort deletes the completed files");
-    assertEquals(0, store.pendingUnder(""));
+    assertEquals(0, store.pendingUploads("").size());
   }
 
   @Test
@@ -229,8 +242,8 @@ class StagingProtocolTest {
     MultipartUpload otherJob = store.initiateMultipartUpload(DEST + "part-00000-another-job.parquet");
     JobCommitStage.Summary s = commitJob();
     assertEquals(1, s.get(StagingStatistics.JOB_UPLOADS_SWEPT));
-    assertFalse(store.uploads.containsKey(orphan.uploadId()));
-    assertTrue(store.uploads.containsKey(otherJob.uploadId()), "other jobs' uploads are left alone");
+    assertFalse(store.pendingUploads("").contains(orphan));
+    assertTrue(store.pendingUploads("").contains(otherJob), "other jobs' uploads are left alone");
   }
 
   @Test
@@ -242,7 +255,7 @@ class StagingProtocolTest {
     assertThrows(PathExistsException.class, this::commitJob);
     assertEquals(List.of(DEST + "old.parquet"), visible());
     new JobAbortStage(store, layout, options()).abort(false, 0);
-    assertEquals(0, store.pendingUnder(""));
+    assertEquals(0, store.pendingUploads("").size());
   }
 
   @Test
@@ -268,7 +281,7 @@ class StagingProtocolTest {
     JobCommitStage.Summary s = commitJob();
     assertEquals(List.of(DEST + name(0, 0), DEST + name(1, 0)), visible());
     assertEquals(2, s.get(StagingStatistics.JOB_OLD_OBJECTS_DELETED));
-    assertTrue(store.objects.containsKey("warehouse/other/keep.parquet"));
+    assertTrue(store.exists("warehouse/other/keep.parquet"));
   }
 
   @Test

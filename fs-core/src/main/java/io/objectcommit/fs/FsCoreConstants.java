@@ -60,11 +60,20 @@ public final class FsCoreConstants {
   public static final String SESSION_TOKEN = "fs.s3a.session.token";
 
   /**
-   * Comma-separated credential provider classes, tried in order; empty means: the access/secret keys when set,
-   * then the AWS SDK's default chain (environment, system properties, profile, container, instance): {@value}.
+   * Comma-separated credential provider classes, asked in order as S3A asks them: a provider with nothing to give
+   * is skipped, the first that gives credentials wins. Empty means the default below, as in S3A: {@value}.
    */
   public static final String CREDENTIALS_PROVIDER = "fs.s3a.aws.credentials.provider";
-  public static final String CREDENTIALS_PROVIDER_DEFAULT = "";
+
+  /**
+   * Hadoop 3.3.4's default list (core-default.xml), also what S3A uses when the key is empty: session keys from the
+   * configuration, keys from the configuration, keys from the environment, container or EC2 instance credentials:
+   * {@value}.
+   */
+  public static final String CREDENTIALS_PROVIDER_DEFAULT =
+      "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider,org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
+      + "com.amazonaws.auth.EnvironmentVariableCredentialsProvider,"
+      + "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider";
 
   // ---------------------------------------------------------------------------------------------------------
   // Connection pool and timeouts

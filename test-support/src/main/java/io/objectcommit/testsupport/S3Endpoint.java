@@ -93,22 +93,17 @@ public final class S3Endpoint {
   }
 
   /**
-   * The {@code fs.s3a.*} settings that point S3A (and fs-core, which reads the same keys) at this endpoint.
-   * Contains the secret: never log the map.
+   * The {@code fs.s3a.*} settings that point S3A (and fs-core, which reads the same keys) at this endpoint: only
+   * what a user has (endpoint, region, path style, keys); the credential provider list, retries and timeouts stay
+   * at Hadoop's defaults, so that tests run with the settings users have. Contains the secret: never log the map.
    */
   public Map<String, String> s3aOptions() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("fs.s3a.endpoint", uri.toString());
     m.put("fs.s3a.endpoint.region", region);
     m.put("fs.s3a.path.style.access", Boolean.toString(pathStyle));
-    m.put("fs.s3a.connection.ssl.enabled", Boolean.toString("https".equalsIgnoreCase(uri.getScheme())));
     m.put("fs.s3a.access.key", accessKey);
     m.put("fs.s3a.secret.key", secretKey);
-    m.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    // Fail in seconds, not minutes, when the endpoint goes away in the middle of a test.
-    m.put("fs.s3a.attempts.maximum", "3");
-    m.put("fs.s3a.retry.limit", "3");
-    m.put("fs.s3a.connection.establish.timeout", "5000");
     return m;
   }
 

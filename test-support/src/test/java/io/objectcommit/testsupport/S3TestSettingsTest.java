@@ -1,6 +1,7 @@
 package io.objectcommit.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,8 +65,11 @@ class S3TestSettingsTest {
     Map<String, String> o = new S3Endpoint(S3Endpoint.Kind.HOST, "http://127.0.0.1:4566", "us-east-1", "test",
         "test", true).s3aOptions();
     assertEquals("http://127.0.0.1:4566", o.get("fs.s3a.endpoint"));
-    assertEquals("false", o.get("fs.s3a.connection.ssl.enabled"));
     assertEquals("true", o.get("fs.s3a.path.style.access"));
+    // Only what a user sets: the provider list, SSL, retries and timeouts stay at Hadoop's defaults.
+    assertNull(o.get("fs.s3a.aws.credentials.provider"));
+    assertNull(o.get("fs.s3a.connection.ssl.enabled"));
+    assertNull(o.get("fs.s3a.retry.limit"));
   }
 
   @Test

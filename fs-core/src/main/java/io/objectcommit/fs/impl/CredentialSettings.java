@@ -6,8 +6,9 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The credential part of {@link S3ClientSettings}: keys (secrets), the provider class names and, when there are
- * providers, the configuration they are built with. Package-private because it holds secrets; its
+ * The credential part of {@link S3ClientSettings}: keys (secrets), the provider class names (never empty: an
+ * empty setting is read as Hadoop's default list) and, when a custom class is listed, the configuration it is
+ * built with. Package-private because it holds secrets; its
  * {@link #toString()} and {@link #cacheKey()} do not show them.
  */
 final class CredentialSettings {
@@ -22,7 +23,7 @@ final class CredentialSettings {
   final List<String> providers;
   /** {@code fs.s3a.aws.credentials.provider} or its per-bucket form, whichever was read. */
   final String providerKey;
-  /** Configuration for provider classes, per-bucket options propagated; null when there are no providers. */
+  /** Configuration for custom provider classes, per-bucket options propagated; null when none is listed. */
   private final Configuration providerConf;
 
   CredentialSettings(String accessKey, String secretKey, String sessionToken, String accessKeyName,
@@ -59,6 +60,15 @@ final class CredentialSettings {
     return copy;
   }
 
+  private String shortNames() {
+    StringBuilder b = new StringBuilder("[");
+    for (String p : providers) {
+      b.append(b.length() > 1 ? ", " : "")
+          .append(CredentialsBinding.isMapped(p) ? p.substring(p.lastIndexOf('.') + 1) : p);
+    }
+    return b.append(']').toString();
+  }
+
   String cacheKey() {
     return "providers=" + providers + ";keys=" + Secrets.hash(accessKey, secretKey, sessionToken);
   }
@@ -68,6 +78,6 @@ final class CredentialSettings {
     String keys = accessKey == null && secretKey == null
         ? "no keys"
         : "access key " + Secrets.mask(accessKey) + (sessionToken != null ? " with session token" : "");
-    return (providers.isEmpty() ? "default providers" : "providers " + providers) + ", " + keys;
+    return "providers " + shortNames() + ", " + keys;
   }
 }

@@ -1,38 +1,36 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.SdkClientException;
-import com.amazonaws.auth.AWSCredentials;
 import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.AWSStaticCredentialsProvider;
 import com.amazonaws.auth.AnonymousAWSCredentials;
-import com.amazonaws.auth.BasicAWSCredentials;
-import com.amazonaws.auth.BasicSessionCredentials;
-import com.amazonaws.auth.DefaultAWSCredentialsProviderChain;
-import com.amazonaws.auth.EC2ContainerCredentialsProviderWrapper;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Builds the credential provider of an S3 client from {@link S3ClientSettings}, with S3A's semantics.
+ * Builds the credential provider of an S3 client from {@link S3ClientSettings}, as S3A 3.3.4 does
+ * ({@code S3AUtils.createAWSCredentialProviderSet}): the classes of {@code fs.s3a.aws.credentials.provider}
+ * (Hadoop's default list {@link io.objectcommit.fs.FsCoreConstants#CREDENTIALS_PROVIDER_DEFAULT} when the key is
+ * empty), asked in order by a
+ * {@link CredentialProviderChain}; a provider with nothing to give is skipped.
  *
  * <ul>
- *   <li>No {@code fs.s3a.aws.credentials.provider}: the access and secret keys when both are set (session
- *       credentials when {@code fs.s3a.session.token} is set too), else the AWS SDK's
- *       {@link DefaultAWSCredentialsProviderChain}. One key without the other is an error.</li>
- *   <li>A list of classes: each instantiated through the first of a public constructor {@code (URI,
- *       Configuration)} (given {@code s3a://<bucket>} and the configuration with per-bucket options propagated),
- *       a constructor {@code (Configuration)}, a public static {@code getInstance()} or {@code create()}, a public
- *       no-argument constructor; asked in order, the first that answers wins.</li>
- *   <li>S3A's own providers are mapped, so that hadoop-aws need not be on the classpath:
- *       {@value #S3A_SIMPLE} (access/secret keys), {@value #S3A_TEMPORARY} (with the session token),
- *       {@value #S3A_ANONYMOUS} (unsigned requests), {@value #S3A_IAM} (container, then instance credentials).</li>
+ *   <li>S3A's and the SDK's usual providers are our own classes, so that hadoop-aws need not be on the classpath
+ *       and the environment can be injected in tests: {@value #S3A_TEMPORARY} (keys with the session token),
+ *       {@value #S3A_SIMPLE} (keys), {@value #SDK_ENVIRONMENT} ({@code AWS_ACCESS_KEY_ID} and
+ *       {@code AWS_SECRET_ACCESS_KEY}), {@value #S3A_IAM} and {@value #SDK_INSTANCE} (container, then EC2
+ *       instance credentials), {@value #S3A_ANONYMOUS} (unsigned requests).</li>
+ *   <li>Other classes are built through the first of a public constructor {@code (URI, Configuration)} (given
+ *       {@code s3a://<bucket>} and the configuration with per-bucket options propagated), {@code (Configuration)},
+ *       a public static {@code getInstance()} or {@code create()}, a public no-argument constructor.</li>
+ *   <li>Half a key pair in the configuration (with the simple or temporary provider listed) or in the environment
+ *       is an error naming the missing key, not "nothing to give".</li>
  * </ul>
  * Errors name {@code fs.s3a.aws.credentials.provider} (or its per-bucket form) and the class, never a secret.
  */
@@ -42,77 +40,86 @@ public final class CredentialsBinding {
   public static final String S3A_TEMPORARY = "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider";
   public static final String S3A_ANONYMOUS = "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider";
   public static final String S3A_IAM = "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider";
+  public static final String SDK_ENVIRONMENT = "com.amazonaws.auth.EnvironmentVariableCredentialsProvider";
+  /** S3A replaces it with {@value #S3A_IAM}; so do we. */
+  public static final String SDK_INSTANCE = "com.amazonaws.auth.InstanceProfileCredentialsProvider";
 
   private CredentialsBinding() {
   }
 
   /**
-   * The credential provider for a client built from {@code settings}: a {@link ProviderChain} of the configured
-   * providers, in order.
+   * The credential provider for a client built from {@code settings}, reading the process environment.
    *
-   * @throws IllegalArgumentException when a provider class is unknown, unusable or fails to instantiate, or
-   *     keys it needs are missing
+   * @throws IllegalArgumentException when a provider class fails to instantiate, or the environment holds half a
+   *     key pair
    */
   public static AWSCredentialsProvider create(S3ClientSettings settings) {
+    return create(settings, System::getenv);
+  }
+
+  /** As {@link #create(S3ClientSettings)}, with the environment variables read from {@code env}. */
+  static CredentialProviderChain create(S3ClientSettings settings, UnaryOperator<String> env) {
     CredentialSettings c = settings.credentials();
     List<AWSCredentialsProvider> list = new ArrayList<>();
-    if (c.providers.isEmpty()) {
-      if (c.accessKey != null || c.secretKey != null || c.sessionToken != null) {
-        list.add(staticKeys(c, c.sessionToken != null, null));
-      } else {
-        list.add(DefaultAWSCredentialsProviderChain.getInstance());
-      }
-    } else {
-      for (String name : c.providers) {
-        list.add(instantiate(name, settings));
-      }
+    List<String> names = new ArrayList<>();
+    for (String name : c.providers) {
+      list.add(instantiate(name, settings, env));
+      names.add(isMapped(name) ? name.substring(name.lastIndexOf('.') + 1) : name);
     }
-    return new ProviderChain(list);
+    return new CredentialProviderChain(c.providerKey, names, list);
   }
 
-  /** Checks what {@link #create} would check, without instantiating custom classes. */
+  /** Checks what {@link #create} would check of the configuration, without instantiating custom classes. */
   static void validate(S3ClientSettings settings) {
     CredentialSettings c = settings.credentials();
-    if (c.providers.isEmpty()) {
-      if (c.accessKey != null || c.secretKey != null || c.sessionToken != null) {
-        staticKeys(c, c.sessionToken != null, null);
-      }
-      return;
+    boolean temporary = c.providers.contains(S3A_TEMPORARY);
+    if (temporary || c.providers.contains(S3A_SIMPLE)) {
+      KeysCredentialsProvider.checkComplete(c, temporary);
     }
     for (String name : c.providers) {
-      if (!mapped(name, c)) {
-        loadClass(name, c, settings.credentials().providerConfiguration());
+      if (!isMapped(name)) {
+        loadClass(name, c, c.providerConfiguration());
       }
     }
   }
 
-  private static boolean mapped(String name, CredentialSettings c) {
+  /** Whether {@code name} is one of the providers we implement ourselves. */
+  static boolean isMapped(String name) {
     switch (name) {
       case S3A_SIMPLE:
-        staticKeys(c, false, name);
-        return true;
       case S3A_TEMPORARY:
-        staticKeys(c, true, name);
-        return true;
       case S3A_ANONYMOUS:
       case S3A_IAM:
+      case SDK_ENVIRONMENT:
+      case SDK_INSTANCE:
         return true;
       default:
         return false;
     }
   }
 
-  private static AWSCredentialsProvider instantiate(String name, S3ClientSettings settings) {
+  private static AWSCredentialsProvider instantiate(String name, S3ClientSettings settings,
+      UnaryOperator<String> env) {
     CredentialSettings c = settings.credentials();
+    String shortName = name.substring(name.lastIndexOf('.') + 1);
     switch (name) {
       case S3A_SIMPLE:
-        return staticKeys(c, false, name);
+        return KeysCredentialsProvider.fromConfiguration(shortName, c, false, false);
       case S3A_TEMPORARY:
-        return staticKeys(c, true, name);
+        // Speak of the session token only to a user who asked for session credentials alone.
+        return KeysCredentialsProvider.fromConfiguration(shortName, c, true, !c.providers.contains(S3A_SIMPLE));
+      case SDK_ENVIRONMENT:
+        return KeysCredentialsProvider.fromEnvironment(shortName, env);
       case S3A_ANONYMOUS:
-        return new AWSStaticCredentialsProvider(new AnonymousAWSCredentials());
+        return new AWSStaticCredentialsProvider(new AnonymousAWSCredentials()) {
+          @Override
+          public String toString() {
+            return shortName;
+          }
+        };
       case S3A_IAM:
-        return new EC2ContainerCredentialsProviderWrapper();
+      case SDK_INSTANCE:
+        return new InstanceCredentialsProvider(shortName, env);
       default:
         break;
     }
@@ -165,34 +172,6 @@ public final class CredentialsBinding {
     return cls;
   }
 
-  /** Static keys; {@code forWhat} is the mapped S3A class, null for the default (no provider list). */
-  private static AWSCredentialsProvider staticKeys(CredentialSettings c, boolean session, String forWhat) {
-    List<String> missing = new ArrayList<>();
-    if (c.accessKey == null) {
-      missing.add(c.accessKeyName);
-    }
-    if (c.secretKey == null) {
-      missing.add(c.secretKeyName);
-    }
-    if (session && c.sessionToken == null) {
-      missing.add(c.sessionTokenName);
-    }
-    if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("Incomplete S3 credentials" + (forWhat == null ? "" : " for " + forWhat
-          + " in " + c.providerKey) + ": " + String.join(" and ", missing) + (missing.size() == 1 ? " is" : " are")
-          + " not set" + (forWhat == null ? " (set all of them, or none to use the AWS default chain)" : ""));
-    }
-    AWSCredentials creds = session
-        ? new BasicSessionCredentials(c.accessKey, c.secretKey, c.sessionToken)
-        : new BasicAWSCredentials(c.accessKey, c.secretKey);
-    return new AWSStaticCredentialsProvider(creds) {
-      @Override
-      public String toString() {
-        return (session ? "session" : "static") + " credentials " + Secrets.mask(c.accessKey);
-      }
-    };
-  }
-
   private static Constructor<?> publicConstructor(Class<?> cls, Class<?>... args) {
     try {
       Constructor<?> ctor = cls.getConstructor(args);
@@ -219,68 +198,8 @@ public final class CredentialsBinding {
   }
 
   private static IllegalArgumentException failed(CredentialSettings c, String name, Throwable cause) {
-    // The cause is chained but its message is not repeated: it is the provider's, not ours to vet.
+    // The cause is chained but its message is not repeated: it is the provider's, not ours to vet for secrets.
     return new IllegalArgumentException("Credential provider class " + name + " in " + c.providerKey
         + " could not be instantiated: " + cause.getClass().getName(), cause);
-  }
-
-  /**
-   * Asks its providers in order; the first that returns credentials wins and is asked first from then on, as
-   * S3A's list does. When all fail, one exception lists each provider's failure.
-   */
-  public static final class ProviderChain implements AWSCredentialsProvider {
-
-    private final List<AWSCredentialsProvider> providers;
-    private volatile AWSCredentialsProvider last;
-
-    ProviderChain(List<AWSCredentialsProvider> providers) {
-      this.providers = Collections.unmodifiableList(new ArrayList<>(providers));
-    }
-
-    /** The providers, in the order they are asked. */
-    public List<AWSCredentialsProvider> providers() {
-      return providers;
-    }
-
-    @Override
-    public AWSCredentials getCredentials() {
-      AWSCredentialsProvider l = last;
-      if (l != null) {
-        try {
-          return l.getCredentials();
-        } catch (RuntimeException e) {
-          last = null;
-        }
-      }
-      StringBuilder failures = new StringBuilder();
-      RuntimeException first = null;
-      for (AWSCredentialsProvider p : providers) {
-        try {
-          AWSCredentials creds = p.getCredentials();
-          if (creds != null) {
-            last = p;
-            return creds;
-          }
-          failures.append("; ").append(p).append(": no credentials");
-        } catch (RuntimeException e) {
-          first = first == null ? e : first;
-          failures.append("; ").append(p).append(": ").append(e.getMessage());
-        }
-      }
-      throw new SdkClientException("No AWS credentials from any provider" + failures, first);
-    }
-
-    @Override
-    public void refresh() {
-      last = null;
-      for (AWSCredentialsProvider p : providers) {
-        p.refresh();
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "ProviderChain" + providers;
-    }
   }
 }

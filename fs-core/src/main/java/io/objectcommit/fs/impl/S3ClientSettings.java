@@ -109,19 +109,28 @@ public final class S3ClientSettings {
     }
 
     String providerKey = r.effectiveKey(CREDENTIALS_PROVIDER);
+    List<String> providers = providerList(r.get(CREDENTIALS_PROVIDER, CREDENTIALS_PROVIDER_DEFAULT));
+    if (providers.isEmpty()) {
+      providers = providerList(CREDENTIALS_PROVIDER_DEFAULT); // as S3A: an empty list means the default one
+    }
+    boolean custom = providers.stream().anyMatch(p -> !CredentialsBinding.isMapped(p));
+    CredentialSettings credentials = new CredentialSettings(secrets.get(ACCESS_KEY), secrets.get(SECRET_KEY),
+        secrets.get(SESSION_TOKEN), secrets.keyName(ACCESS_KEY), secrets.keyName(SECRET_KEY),
+        secrets.keyName(SESSION_TOKEN), providers, providerKey,
+        custom ? CredentialSettings.bucketConfiguration(conf, bucket) : null);
+    S3ClientSettings settings = new S3ClientSettings(r, credentials, encryption);
+    CredentialsBinding.validate(settings);
+    return settings;
+  }
+
+  private static List<String> providerList(String value) {
     List<String> providers = new ArrayList<>();
-    for (String p : r.get(CREDENTIALS_PROVIDER, CREDENTIALS_PROVIDER_DEFAULT).split("[,\\s]+")) {
+    for (String p : value.split("[,\\s]+")) {
       if (!p.isEmpty()) {
         providers.add(p);
       }
     }
-    CredentialSettings credentials = new CredentialSettings(secrets.get(ACCESS_KEY), secrets.get(SECRET_KEY),
-        secrets.get(SESSION_TOKEN), secrets.keyName(ACCESS_KEY), secrets.keyName(SECRET_KEY),
-        secrets.keyName(SESSION_TOKEN), providers, providerKey,
-        providers.isEmpty() ? null : CredentialSettings.bucketConfiguration(conf, bucket));
-    S3ClientSettings settings = new S3ClientSettings(r, credentials, encryption);
-    CredentialsBinding.validate(settings);
-    return settings;
+    return providers;
   }
 
   private static String firstSetKey(ConfigReader r, String... keys) {

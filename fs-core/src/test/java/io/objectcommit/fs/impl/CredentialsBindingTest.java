@@ -1,8 +1,10 @@
 package io.objectcommit.fs.impl;
 
 import static io.objectcommit.fs.impl.S3ClientSettingsTest.conf;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,11 +15,12 @@ import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.AWSSessionCredentials;
 import com.amazonaws.auth.AnonymousAWSCredentials;
 import com.amazonaws.auth.BasicAWSCredentials;
-import com.amazonaws.auth.DefaultAWSCredentialsProviderChain;
-import com.amazonaws.auth.EC2ContainerCredentialsProviderWrapper;
 import java.io.IOException;
 import java.net.URI;
+import io.objectcommit.fs.FsCoreConstants;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -98,88 +101,215 @@ class CredentialsBindingTest {
     }
   }
 
+  /** No keys, no container URI, instance metadata off: nothing to give, and no network. */
+  private static final Map<String, String> EMPTY_ENV = Map.of("AWS_EC2_METADATA_DISABLED", "true");
+
   private static List<AWSCredentialsProvider> providers(Configuration c) throws IOException {
     return providers(c, "b");
   }
 
   private static List<AWSCredentialsProvider> providers(Configuration c, String bucket) throws IOException {
-    return ((CredentialsBinding.ProviderChain) CredentialsBinding.create(S3ClientSettings.from(c, bucket)))
-        .providers();
+    return chain(c, bucket, EMPTY_ENV).providers();
+  }
+
+  private static CredentialProviderChain chain(Configuration c, String bucket, Map<String, String> env)
+      throws IOException {
+    return CredentialsBinding.create(S3ClientSettings.from(c, bucket), env::get);
+  }
+
+  private static AWSCredentials credentials(Configuration c, Map<String, String> env) throws IOException {
+    return chain(c, "b", env).getCredentials();
+  }
+
+  private static Map<String, String> env(String... kv) {
+    Map<String, String> m = new HashMap<>(EMPTY_ENV);
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return m;
   }
 
   private static IllegalArgumentException fails(Configuration c) {
     return assertThrows(IllegalArgumentException.class, () -> S3ClientSettings.from(c, "b"));
   }
 
+  /** What a user of s3a:// has: a fresh Configuration (core-default.xml loaded) with endpoint, keys, path style. */
+  private static Configuration userConf(String... kv) {
+    Configuration c = new Configuration();
+    c.set("fs.s3a.endpoint", "http://127.0.0.1:4566");
+    c.set("fs.s3a.path.style.access", "true");
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
+    }
+    return c;
+  }
+
+  private static final String NOTHING_FROM_DEFAULT_LIST = "No AWS credentials from any provider in " + PROVIDER
+      + ": TemporaryAWSCredentialsProvider and SimpleAWSCredentialsProvider: fs.s3a.access.key and"
+      + " fs.s3a.secret.key are not set; EnvironmentVariableCredentialsProvider: environment variables"
+      + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set; IAMInstanceCredentialsProvider: no container"
+      + " credentials (AWS_CONTAINER_CREDENTIALS_FULL_URI and AWS_CONTAINER_CREDENTIALS_RELATIVE_URI are not set)"
+      + " and the EC2 instance metadata service is disabled by AWS_EC2_METADATA_DISABLED";
+
   @Test
-  void noKeysNoProvidersMeansTheSdkDefaultChain() throws IOException {
-    List<AWSCredentialsProvider> p = providers(conf());
-    assertEquals(1, p.size());
-    assertSame(DefaultAWSCredentialsProviderChain.getInstance(), p.get(0));
+  void ourDefaultListIsWhatAFreshHadoopConfigurationLoads() {
+    String[] loaded = new Configuration().getTrimmedStrings(PROVIDER);
+    assertEquals(List.of(CredentialsBinding.S3A_TEMPORARY, CredentialsBinding.S3A_SIMPLE,
+        CredentialsBinding.SDK_ENVIRONMENT, CredentialsBinding.S3A_IAM), List.of(loaded));
+    assertEquals(String.join(",", loaded), FsCoreConstants.CREDENTIALS_PROVIDER_DEFAULT);
   }
 
   @Test
-  void keysWithoutProvidersAreUsed() throws IOException {
-    AWSCredentials c = CredentialsBinding.create(S3ClientSettings.from(conf("fs.s3a.access.key", "AK",
-        "fs.s3a.secret.key", "SK"), "b")).getCredentials();
+  void defaultListWithKeysInTheConfiguration() throws IOException {
+    CredentialProviderChain chain = chain(userConf("fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK"), "b",
+        EMPTY_ENV);
+    assertEquals(4, chain.providers().size());
+    AWSCredentials c = chain.getCredentials();
     assertEquals("AK", c.getAWSAccessKeyId());
     assertEquals("SK", c.getAWSSecretKey());
     assertFalse(c instanceof AWSSessionCredentials);
+    // The configuration comes before the environment, as in the list.
+    assertEquals("AK", credentials(userConf("fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK"),
+        env("AWS_ACCESS_KEY_ID", "ENV", "AWS_SECRET_ACCESS_KEY", "ENVSK")).getAWSAccessKeyId());
+  }
 
-    AWSCredentials s = CredentialsBinding.create(S3ClientSettings.from(conf("fs.s3a.access.key", "AK",
-        "fs.s3a.secret.key", "SK", "fs.s3a.session.token", "TOK"), "b")).getCredentials();
+  @Test
+  void defaultListWithASessionToken() throws IOException {
+    AWSCredentials s = credentials(userConf("fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK",
+        "fs.s3a.session.token", "TOK"), EMPTY_ENV);
     assertEquals("TOK", ((AWSSessionCredentials) s).getSessionToken());
+    assertEquals("AK", s.getAWSAccessKeyId());
+  }
+
+  @Test
+  void defaultListWithKeysInTheEnvironment() throws IOException {
+    AWSCredentials c = credentials(userConf(), env("AWS_ACCESS_KEY_ID", "ENVAK", "AWS_SECRET_ACCESS_KEY", "ENVSK"));
+    assertEquals("ENVAK", c.getAWSAccessKeyId());
+    assertEquals("ENVSK", c.getAWSSecretKey());
+    assertFalse(c instanceof AWSSessionCredentials);
+    AWSCredentials s = credentials(userConf(), env("AWS_ACCESS_KEY_ID", "ENVAK", "AWS_SECRET_ACCESS_KEY", "ENVSK",
+        "AWS_SESSION_TOKEN", "ENVTOK"));
+    assertEquals("ENVTOK", ((AWSSessionCredentials) s).getSessionToken());
+    // The SDK's older names are read too.
+    assertEquals("OLD", credentials(userConf(), env("AWS_ACCESS_KEY", "OLD", "AWS_SECRET_KEY", "OLDSK"))
+        .getAWSAccessKeyId());
+  }
+
+  @Test
+  void defaultListWithNothingGivesOneErrorListingTheProviders() throws IOException {
+    CredentialProviderChain chain = chain(userConf(), "b", EMPTY_ENV);
+    NoCredentialsException e = assertThrows(NoCredentialsException.class, chain::getCredentials);
+    assertEquals(NOTHING_FROM_DEFAULT_LIST, e.getMessage());
+    assertFalse(e.getMessage().contains("session"), e.getMessage());
+    assertFalse(e.isRetryable());
+  }
+
+  @Test
+  void anEmptyListIsTheDefaultList() throws IOException {
+    for (String empty : new String[] {"", " ", " ,\n"}) {
+      CredentialProviderChain chain = chain(conf(PROVIDER, empty), "b", EMPTY_ENV);
+      assertEquals(NOTHING_FROM_DEFAULT_LIST, assertThrows(NoCredentialsException.class, chain::getCredentials)
+          .getMessage());
+      assertEquals("SK", credentials(conf(PROVIDER, empty, "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK"),
+          EMPTY_ENV).getAWSSecretKey());
+    }
+    // Unset in a configuration without core-default.xml: the same.
+    assertEquals(NOTHING_FROM_DEFAULT_LIST, assertThrows(NoCredentialsException.class,
+        chain(conf(), "b", EMPTY_ENV)::getCredentials).getMessage());
   }
 
   @Test
   void perBucketKeysWinForThatBucket() throws IOException {
     Configuration c = conf("fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK",
         "fs.s3a.bucket.special.access.key", "AK2", "fs.s3a.bucket.special.secret.key", "SK2");
-    assertEquals("AK2", CredentialsBinding.create(S3ClientSettings.from(c, "special")).getCredentials()
-        .getAWSAccessKeyId());
-    assertEquals("SK", CredentialsBinding.create(S3ClientSettings.from(c, "other")).getCredentials()
-        .getAWSSecretKey());
+    assertEquals("AK2", chain(c, "special", EMPTY_ENV).getCredentials().getAWSAccessKeyId());
+    assertEquals("SK", chain(c, "other", EMPTY_ENV).getCredentials().getAWSSecretKey());
   }
 
   @Test
-  void oneKeyWithoutTheOtherFails() {
-    assertEquals("Incomplete S3 credentials: fs.s3a.secret.key is not set (set all of them, or none to use the"
-        + " AWS default chain)", fails(conf("fs.s3a.access.key", "AK")).getMessage());
-    assertEquals("Incomplete S3 credentials: fs.s3a.access.key is not set (set all of them, or none to use the"
-        + " AWS default chain)", fails(conf("fs.s3a.bucket.b.secret.key", "SK")).getMessage());
-    assertEquals("Incomplete S3 credentials: fs.s3a.access.key and fs.s3a.secret.key are not set (set all of"
-        + " them, or none to use the AWS default chain)", fails(conf("fs.s3a.session.token", "T")).getMessage());
+  void halfAKeyPairFailsNamingTheMissingKey() {
+    assertEquals("Incomplete S3 credentials: fs.s3a.secret.key is not set but fs.s3a.access.key is (set both keys,"
+        + " or neither to let the other providers in fs.s3a.aws.credentials.provider answer)",
+        fails(userConf("fs.s3a.access.key", "AK")).getMessage());
+    assertEquals("Incomplete S3 credentials: fs.s3a.access.key is not set but fs.s3a.bucket.b.secret.key is (set"
+        + " both keys, or neither to let the other providers in fs.s3a.aws.credentials.provider answer)",
+        fails(conf("fs.s3a.bucket.b.secret.key", "SK")).getMessage());
+    assertEquals("Incomplete S3 credentials: fs.s3a.access.key and fs.s3a.secret.key are not set but"
+        + " fs.s3a.session.token is (set both keys, or neither to let the other providers in"
+        + " fs.s3a.aws.credentials.provider answer)", fails(conf("fs.s3a.session.token", "T")).getMessage());
+    assertEquals("Incomplete S3 credentials: fs.s3a.secret.key is not set but fs.s3a.access.key is (set both keys,"
+        + " or neither to let the other providers in fs.s3a.aws.credentials.provider answer)",
+        fails(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE, "fs.s3a.access.key", "AK")).getMessage());
+    // Not read by the providers listed: not checked, as in S3A.
+    assertDoesNotThrow(() -> S3ClientSettings.from(conf(PROVIDER, CredentialsBinding.S3A_ANONYMOUS,
+        "fs.s3a.access.key", "AK"), "b"));
   }
 
   @Test
-  void s3aSimpleProviderMapsToStaticKeys() throws IOException {
+  void halfAKeyPairInTheEnvironmentFailsNamingTheMissingVariable() throws IOException {
+    S3ClientSettings s = S3ClientSettings.from(userConf(), "b");
+    Map<String, String> half = env("AWS_ACCESS_KEY_ID", "ENVAK");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CredentialsBinding.create(s, half::get));
+    assertEquals("Incomplete AWS credentials in the environment: AWS_SECRET_ACCESS_KEY is not set but"
+        + " AWS_ACCESS_KEY_ID is (set both, or neither to let the other providers answer)", e.getMessage());
+  }
+
+  @Test
+  void simpleProviderAloneIgnoresTheToken() throws IOException {
     List<AWSCredentialsProvider> p = providers(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE,
         "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK", "fs.s3a.session.token", "ignored"));
     assertEquals(1, p.size());
     AWSCredentials c = p.get(0).getCredentials();
     assertEquals("SK", c.getAWSSecretKey());
     assertFalse(c instanceof AWSSessionCredentials);
-    assertEquals("Incomplete S3 credentials for " + CredentialsBinding.S3A_SIMPLE + " in " + PROVIDER
-        + ": fs.s3a.access.key and fs.s3a.secret.key are not set",
-        fails(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE)).getMessage());
+    assertEquals("No AWS credentials from any provider in " + PROVIDER + ": SimpleAWSCredentialsProvider:"
+        + " fs.s3a.access.key and fs.s3a.secret.key are not set", assertThrows(NoCredentialsException.class,
+        chain(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE), "b", EMPTY_ENV)::getCredentials).getMessage());
   }
 
   @Test
-  void s3aTemporaryProviderNeedsTheToken() throws IOException {
+  void temporaryProviderAloneNeedsTheTokenAndSaysSo() throws IOException {
     AWSCredentials c = providers(conf(PROVIDER, CredentialsBinding.S3A_TEMPORARY, "fs.s3a.access.key", "AK",
         "fs.s3a.secret.key", "SK", "fs.s3a.session.token", "TOK")).get(0).getCredentials();
     assertEquals("TOK", ((AWSSessionCredentials) c).getSessionToken());
-    assertEquals("Incomplete S3 credentials for " + CredentialsBinding.S3A_TEMPORARY + " in " + PROVIDER
-        + ": fs.s3a.session.token is not set", fails(conf(PROVIDER, CredentialsBinding.S3A_TEMPORARY,
-        "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK")).getMessage());
+    CredentialProviderChain noToken = chain(conf(PROVIDER, CredentialsBinding.S3A_TEMPORARY,
+        "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK"), "b", EMPTY_ENV);
+    assertEquals("No AWS credentials from any provider in " + PROVIDER + ": TemporaryAWSCredentialsProvider:"
+        + " fs.s3a.access.key, fs.s3a.secret.key and fs.s3a.session.token are not set",
+        assertThrows(NoCredentialsException.class, noToken::getCredentials).getMessage());
   }
 
   @Test
-  void s3aAnonymousAndIamProvidersAreMapped() throws IOException {
-    List<AWSCredentialsProvider> p = providers(conf(PROVIDER,
-        CredentialsBinding.S3A_ANONYMOUS + ", " + CredentialsBinding.S3A_IAM));
+  void anonymousCredentials() throws IOException {
+    List<AWSCredentialsProvider> p = providers(conf(PROVIDER, CredentialsBinding.S3A_ANONYMOUS));
+    assertEquals(1, p.size());
     assertTrue(p.get(0).getCredentials() instanceof AnonymousAWSCredentials);
-    assertTrue(p.get(1) instanceof EC2ContainerCredentialsProviderWrapper);
+    assertTrue(chain(conf(PROVIDER, CredentialsBinding.S3A_ANONYMOUS), "b", EMPTY_ENV).getCredentials()
+        instanceof AnonymousAWSCredentials);
+  }
+
+  @Test
+  void containerCredentialsEndpointFromTheEnvironment() throws IOException {
+    Configuration c = conf(PROVIDER, CredentialsBinding.S3A_IAM);
+    InstanceCredentialsProvider relative = (InstanceCredentialsProvider) chain(c, "b",
+        env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/abc")).providers().get(0);
+    assertEquals(URI.create("http://169.254.170.2/v2/credentials/abc"), relative.containerEndpoint());
+    InstanceCredentialsProvider full = (InstanceCredentialsProvider) chain(c, "b",
+        env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://127.0.0.1:1234/creds")).providers().get(0);
+    assertEquals(URI.create("http://127.0.0.1:1234/creds"), full.containerEndpoint());
+    // The SDK's own replacement rule: its instance provider is S3A's IAM provider.
+    InstanceCredentialsProvider sdk = (InstanceCredentialsProvider) chain(conf(PROVIDER,
+        CredentialsBinding.SDK_INSTANCE), "b", env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "https://h.example/c"))
+        .providers().get(0);
+    assertEquals(URI.create("https://h.example/c"), sdk.containerEndpoint());
+
+    CredentialProviderChain remote = chain(c, "b",
+        env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://10.0.0.1/creds"));
+    assertNull(((InstanceCredentialsProvider) remote.providers().get(0)).containerEndpoint());
+    assertEquals("No AWS credentials from any provider in " + PROVIDER + ": IAMInstanceCredentialsProvider:"
+        + " container credentials: AWS_CONTAINER_CREDENTIALS_FULL_URI must be an https URL or name localhost or"
+        + " 127.0.0.1", assertThrows(NoCredentialsException.class, remote::getCredentials).getMessage());
   }
 
   @Test
@@ -199,8 +329,7 @@ class CredentialsBindingTest {
     assertSame(SingletonProvider.INSTANCE, p.get(4));
 
     // The first provider fails, the second answers.
-    AWSCredentialsProvider chain = CredentialsBinding.create(S3ClientSettings.from(c, "test-bucket"));
-    AWSCredentials creds = chain.getCredentials();
+    AWSCredentials creds = chain(c, "test-bucket", EMPTY_ENV).getCredentials();
     assertEquals("uri-test-bucket", creds.getAWSAccessKeyId());
     assertEquals("base", creds.getAWSSecretKey());
   }
@@ -216,12 +345,16 @@ class CredentialsBindingTest {
   }
 
   @Test
-  void allProvidersFailingGivesOneError() throws IOException {
-    AWSCredentialsProvider chain = CredentialsBinding.create(S3ClientSettings.from(conf(PROVIDER,
-        FailingProvider.class.getName()), "b"));
-    SdkClientException e = assertThrows(SdkClientException.class, chain::getCredentials);
-    assertTrue(e.getMessage().startsWith("No AWS credentials from any provider; "), e.getMessage());
-    assertTrue(e.getMessage().endsWith(": nothing here"), e.getMessage());
+  void customProvidersFailingGiveOneErrorWithoutRepeatingTheirMessages() throws IOException {
+    CredentialProviderChain chain = chain(conf(PROVIDER, FailingProvider.class.getName() + ","
+        + CredentialsBinding.S3A_SIMPLE + "," + FailingProvider.class.getName()), "b", EMPTY_ENV);
+    NoCredentialsException e = assertThrows(NoCredentialsException.class, chain::getCredentials);
+    String failed = FailingProvider.class.getName() + ": failed with com.amazonaws.SdkClientException (its message"
+        + " is in the causes of this exception)";
+    assertEquals("No AWS credentials from any provider in " + PROVIDER + ": " + failed + "; SimpleAWSCredentials"
+        + "Provider: fs.s3a.access.key and fs.s3a.secret.key are not set; " + failed, e.getMessage());
+    assertEquals("nothing here", e.getCause().getMessage());
+    assertEquals(1, e.getSuppressed().length);
   }
 
   @Test
@@ -243,7 +376,8 @@ class CredentialsBindingTest {
             + " has no public constructor"));
     // Valid at parse time; its constructor throws when the client is built.
     S3ClientSettings s = S3ClientSettings.from(conf(PROVIDER, ExplodingProvider.class.getName()), "b");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CredentialsBinding.create(s));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CredentialsBinding.create(s, EMPTY_ENV::get));
     assertEquals("Credential provider class " + ExplodingProvider.class.getName() + " in " + PROVIDER
         + " could not be instantiated: java.lang.IllegalStateException", e.getMessage());
     assertEquals("boom", e.getCause().getMessage());

@@ -43,7 +43,9 @@ class S3ClientSettingsTest {
     assertEquals("bucket 'b' at AWS S3 (region us-east-1)", s.describe());
     assertEquals("S3ClientSettings{bucket 'b' at AWS S3 (region us-east-1), pathStyle=false, https=true,"
         + " maxConnections=96, establishTimeoutMs=5000, socketTimeoutMs=200000, requestTimeoutMs=0,"
-        + " credentials=default providers, no keys, encryption=none}", s.toString());
+        + " credentials=providers [TemporaryAWSCredentialsProvider, SimpleAWSCredentialsProvider,"
+        + " EnvironmentVariableCredentialsProvider, IAMInstanceCredentialsProvider], no keys, encryption=none}",
+        s.toString());
   }
 
   @Test

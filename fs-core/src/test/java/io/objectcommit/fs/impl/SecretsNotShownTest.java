@@ -45,8 +45,9 @@ class SecretsNotShownTest {
     assertNoSecret(s.cacheKey());
     assertNoSecret(s.encryption().toString());
     assertNoSecret(CredentialsBinding.create(s).toString());
-    assertTrue(s.toString().contains("credentials=default providers, access key AKIA\u2026 with session token"),
-        s.toString());
+    assertTrue(s.toString().contains("credentials=providers [TemporaryAWSCredentialsProvider,"
+        + " SimpleAWSCredentialsProvider, EnvironmentVariableCredentialsProvider, IAMInstanceCredentialsProvider],"
+        + " access key AKIA\u2026 with session token"), s.toString());
     assertTrue(s.toString().endsWith("encryption=SSE-C (key set)}"), s.toString());
   }
 
@@ -60,8 +61,8 @@ class SecretsNotShownTest {
         {"fs.s3a.encryption.algorithm", "AES256", "fs.s3a.encryption.key", SSE_C_KEY},
         // Incomplete keys.
         {"fs.s3a.secret.key", SECRET, "fs.s3a.session.token", TOKEN},
-        {"fs.s3a.aws.credentials.provider", CredentialsBinding.S3A_TEMPORARY, "fs.s3a.access.key", ACCESS,
-            "fs.s3a.secret.key", SECRET},
+        {"fs.s3a.access.key", ACCESS, "fs.s3a.session.token", TOKEN},
+        {"fs.s3a.aws.credentials.provider", CredentialsBinding.S3A_TEMPORARY, "fs.s3a.access.key", ACCESS},
         // Provider failing, endpoint with credentials in it.
         {"fs.s3a.aws.credentials.provider", "no.such.Provider", "fs.s3a.secret.key", SECRET},
         {"fs.s3a.endpoint", "http://" + ACCESS + ":" + SECRET + "@host:1"}};
@@ -71,6 +72,23 @@ class SecretsNotShownTest {
       assertNoSecret(e.getMessage());
       assertNotNull(e.getMessage());
     }
+  }
+
+  @Test
+  void providerChainShowsNoSecret() throws IOException {
+    java.util.Map<String, String> env = java.util.Map.of("AWS_ACCESS_KEY_ID", ACCESS, "AWS_SECRET_ACCESS_KEY", SECRET,
+        "AWS_SESSION_TOKEN", TOKEN, "AWS_EC2_METADATA_DISABLED", "true");
+    CredentialProviderChain fromEnv = CredentialsBinding.create(S3ClientSettings.from(conf(), "b"), env::get);
+    assertEquals(TOKEN, ((AWSSessionCredentials) fromEnv.getCredentials()).getSessionToken());
+    assertNoSecret(fromEnv.toString());
+    CredentialProviderChain fromConf = CredentialsBinding.create(S3ClientSettings.from(conf("fs.s3a.access.key",
+        ACCESS, "fs.s3a.secret.key", SECRET, "fs.s3a.session.token", TOKEN), "b"), env::get);
+    assertEquals(SECRET, fromConf.getCredentials().getAWSSecretKey());
+    assertNoSecret(fromConf.toString());
+    // Half a pair in the environment: the error names the variables, not their values.
+    java.util.Map<String, String> half = java.util.Map.of("AWS_SECRET_ACCESS_KEY", SECRET);
+    assertNoSecret(assertThrows(IllegalArgumentException.class,
+        () -> CredentialsBinding.create(S3ClientSettings.from(conf(), "b"), half::get)).getMessage());
   }
 
   @Test

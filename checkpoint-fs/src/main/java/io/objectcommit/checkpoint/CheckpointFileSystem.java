@@ -86,7 +86,10 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     }
     ObjectStore store = ObjectStores.open(authority, conf);
     try {
-      store.capabilities(); // fail now, naming the store, if conditional writes are missing
+      // fail now, naming the store, if it lacks what the manifests rely on (docs/stores.md)
+      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.fs.StoreGuarantee.IF_NONE_MATCH_PUT,
+          io.objectcommit.fs.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.fs.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+          io.objectcommit.fs.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;

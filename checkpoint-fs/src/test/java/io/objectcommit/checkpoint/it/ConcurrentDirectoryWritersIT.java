@@ -55,12 +55,17 @@ class ConcurrentDirectoryWritersIT {
     Path dir = CkptTestSupport.path(bucket, bucket.prefix() + "q/state");
     StoreGuarantee failing = failedGuarantee(S3Endpoints.store());
     if (failing != null) {
-      try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
-        StoreGuaranteeException e = assertThrows(StoreGuaranteeException.class,
-            () -> CkptTestSupport.write(fs, new Path(dir, "first"), "x", false));
-        assertTrue(e.failedGuarantees().contains(failing), e.failedGuarantees() + ": " + e.getMessage());
-        assertTrue(e.getMessage().contains(failing.name()), e.getMessage());
-      }
+      // refused when the file system opens, before anything is written
+      StoreGuaranteeException e = assertThrows(StoreGuaranteeException.class, () -> {
+        try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
+          CkptTestSupport.write(fs, new Path(dir, "first"), "x", false);
+        }
+      });
+      assertTrue(e.failedGuarantees().contains(failing), e.failedGuarantees() + ": " + e.getMessage());
+      assertTrue(e.getMessage().contains(failing.name()) && e.getMessage().contains("checkpoint-fs")
+          && e.getMessage().contains(bucket.endpoint().uri().toString()), e.getMessage());
+      System.out.println("STORE-MATRIX " + S3Endpoints.store().description() + ": checkpoint-fs refused: "
+          + e.failedGuarantees());
       assertEquals(List.of(), bucket.listKeys("q/"), "nothing written before the refusal");
       return;
     }

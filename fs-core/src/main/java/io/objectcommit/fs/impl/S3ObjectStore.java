@@ -28,6 +28,9 @@ import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.StoreCapabilities;
+import io.objectcommit.fs.StoreGuarantee;
+import java.util.EnumSet;
+import java.util.Set;
 import io.objectcommit.fs.StoredBytes;
 import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.WriteCondition;
@@ -68,6 +71,8 @@ public final class S3ObjectStore implements ObjectStore {
   private final ConditionalWrites conditional;
   private final MultipartWriter multipart;
   private final Closeable onClose;
+  private final String where;
+  private final Invoker.Sleeper sleeper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean bucketVerified;
 
@@ -82,6 +87,8 @@ public final class S3ObjectStore implements ObjectStore {
     this.options = options;
     this.encryption = encryption;
     this.onClose = onClose;
+    this.where = where;
+    this.sleeper = sleeper;
     this.invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
     this.conditional = new ConditionalWrites(this, options, where);
     this.multipart = new MultipartWriter(this, client, invoker, encryption, options);
@@ -113,11 +120,13 @@ public final class S3ObjectStore implements ObjectStore {
       if (start.complete()) {
         return putSingle(key, Payload.of(start.buffer(), 0, start.length()), effective);
       }
+      requireConditionalCompletion(effective);
       return multipart.upload(key, start, p.open(), effective);
     }
     if (p.length() < options.multipartThreshold()) {
       return putSingle(key, p, effective);
     }
+    requireConditionalCompletion(effective);
     return multipart.upload(key, p, effective);
   }
 
@@ -319,7 +328,9 @@ public final class S3ObjectStore implements ObjectStore {
   public ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts,
       WriteCondition condition) throws IOException {
     checkOpen();
-    return multipart.complete(upload, parts, conditional.prepare(upload.key(), condition));
+    WriteCondition effective = conditional.prepare(upload.key(), condition);
+    requireConditionalCompletion(effective);
+    return multipart.complete(upload, parts, effective);
   }
 
   @Override
@@ -335,6 +346,22 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   // -------------------------------------------------------------------------------------------------- misc
+
+  @Override
+  public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
+    checkOpen();
+    StoreGuarantees.require(options, where, component, needed, () -> new S3ObjectStore(bucket, client,
+        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), encryption, where, () -> { },
+        sleeper));
+  }
+
+  /** A conditional multipart completion is sent only where the store honours that condition on completion. */
+  private void requireConditionalCompletion(WriteCondition c) throws IOException {
+    if (c.isConditional()) {
+      requireGuarantees(EnumSet.of(c.kind() == WriteCondition.Kind.IF_ABSENT ? StoreGuarantee.IF_NONE_MATCH_COMPLETE
+          : StoreGuarantee.IF_MATCH_COMPLETE), "a conditional multipart write");
+    }
+  }
 
   @Override
   public StoreCapabilities capabilities() throws IOException {

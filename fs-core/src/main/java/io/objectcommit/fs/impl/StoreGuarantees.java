@@ -75,6 +75,45 @@ public final class StoreGuarantees {
     }
   }
 
+  /**
+   * {@link #require(String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect} checks,
+   * {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses that lose
+   * data (the atomicity guarantees cannot be emulated).
+   */
+  public static void require(StoreOptions options, String where, String who, Set<StoreGuarantee> needed,
+      AssumedStore assumed) throws IOException {
+    switch (options.conditionalWrites()) {
+      case ASSUME:
+        return;
+      case EMULATE:
+        warnEmulated(where, who, needed);
+        return;
+      default:
+        require(where, who, needed, options.probePrefix(), assumed);
+    }
+  }
+
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+  private static void warnEmulated(String where, String who, Set<StoreGuarantee> needed) {
+    if (!WARNED.add(where + "\n" + who)) {
+      return;
+    }
+    StringBuilder risks = new StringBuilder();
+    if (needed.contains(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE)) {
+      risks.append(" two writers creating one key at the same moment both succeed and the later silently replaces"
+          + " the earlier;");
+    }
+    if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
+      risks.append(" two writers updating one object from the same version both succeed and the earlier update is"
+          + " lost;");
+    }
+    if (risks.length() > 0) {
+      LOG.warn("Conditional writes are EMULATED on {} ({}=emulate), so for {}:{} safe only while one writer at a"
+          + " time uses each key (see docs/stores.md)", where, FsCoreConstants.CONDITIONAL_WRITES, who, risks);
+    }
+  }
+
   /** The guarantees known to fail on {@code where} so far (for reports and tests). */
   public static Map<StoreGuarantee, String> knownFailures(String where) {
     Known k = KNOWN.get(where);
@@ -101,5 +140,6 @@ public final class StoreGuarantees {
   /** Forgets what was checked (tests). */
   public static void reset() {
     KNOWN.clear();
+    WARNED.clear();
   }
 }

@@ -31,8 +31,15 @@ class StoreGuaranteesIT {
       S3Store.MOTO, EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE),
       S3Store.S3PROXY, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
       S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ABORT_KEEPS_EXISTING),
-      S3Store.MOTO_OLD, EnumSet.allOf(StoreGuarantee.class),
-      S3Store.S3PROXY_OLD, EnumSet.allOf(StoreGuarantee.class));
+      S3Store.MOTO_OLD, EnumSet.complementOf(EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING)),
+      S3Store.S3PROXY_OLD, EnumSet.complementOf(EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING)));
+  /**
+   * Races a store loses too rarely for a bounded check to see every time (measured: moto's If-Match race in 1 of
+   * 200 rounds, S3Mock's in about 1 of 10): reported or not, either is right.
+   */
+  static final Map<S3Store, Set<StoreGuarantee>> SOMETIMES_FAILED = Map.of(
+      S3Store.MOTO, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
+      S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));
 
   static ObjectStore openAssumed(S3TestBucket bucket) throws Exception {
     Configuration conf = bucket.hadoopConfiguration();
@@ -50,10 +57,7 @@ class StoreGuaranteesIT {
       if (EXPECTED_FAILURES.containsKey(store)) {
         Set<StoreGuarantee> failed = EnumSet.noneOf(StoreGuarantee.class);
         failed.addAll(report.failures().keySet());
-        // moto's If-Match race was seen lost in 1 of 150 rounds: the check may or may not catch it
-        if (store == S3Store.MOTO) {
-          failed.remove(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP);
-        }
+        failed.removeAll(SOMETIMES_FAILED.getOrDefault(store, Set.of()));
         assertEquals(EXPECTED_FAILURES.get(store), failed, report.toString());
       }
       assertEquals(java.util.List.of(), bucket.listKeys(""), "the check leaves nothing behind");

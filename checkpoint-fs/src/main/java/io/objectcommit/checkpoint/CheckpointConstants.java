@@ -2,7 +2,11 @@ package io.objectcommit.checkpoint;
 
 /**
  * Configuration keys of the checkpoint FileSystem, each beside its default. Every key can be set for one
- * authority (bucket or mount name) as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}.
+ * authority as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}: for the S3 backend the authority is
+ * the bucket (so one override serves this module and fs-core's keys of the same bucket); for the local-path
+ * backend it is the mount's name in {@code ckpt://<name>/} (for example
+ * {@code fs.objectcommit.bucket.efs1.checkpoint.local.root=/mnt/efs}). The keys are parsed once per authority,
+ * when its FileSystem is initialised, into {@link io.objectcommit.checkpoint.impl.CheckpointOptions}.
  */
 public final class CheckpointConstants {
 
@@ -11,6 +15,12 @@ public final class CheckpointConstants {
 
   /** The URI scheme this FileSystem is registered under in the documentation and tests: {@value}. */
   public static final String SCHEME = "ckpt";
+
+  /**
+   * The block size every file status reports, in bytes (32 MiB, as S3A reports by default): {@value}. Not a
+   * setting: checkpoint files are read whole, so no reader splits them by block.
+   */
+  public static final long BLOCK_SIZE = 32L * 1024 * 1024;
 
   /**
    * Which backend serves an authority: {@code s3} (the authority is a bucket; manifests in the store) or
@@ -40,9 +50,13 @@ public final class CheckpointConstants {
   public static final String MANIFEST_TTL = "fs.objectcommit.checkpoint.s3.manifest-ttl";
   public static final long MANIFEST_TTL_DEFAULT_MS = 0;
 
-  /** Compare-and-swap attempts of one namespace change before giving up under contention: {@value}. */
+  /**
+   * Compare-and-swap attempts of one namespace change before giving up under contention, for checkpoints only;
+   * unset: the general {@code fs.objectcommit.cas-attempts} (default 20, see
+   * {@link io.objectcommit.fs.commit.CommitConstants#CAS_ATTEMPTS}): {@value}.
+   */
   public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
-  public static final int CAS_ATTEMPTS_DEFAULT = 20;
+  public static final int CAS_ATTEMPTS_DEFAULT = io.objectcommit.fs.commit.CommitConstants.CAS_ATTEMPTS_DEFAULT;
 
   /**
    * Reads of a directory manifest that the store reports missing although it was written (a store that lags

@@ -1,16 +1,15 @@
 package io.objectcommit.checkpoint;
 
 import io.objectcommit.checkpoint.impl.Backend;
+import io.objectcommit.checkpoint.impl.CheckpointOptions;
 import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
-import io.objectcommit.checkpoint.impl.OutputBuffers;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.ObjectStores;
 import io.objectcommit.fs.config.ConfigReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Paths;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -30,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * A consistency-safe FileSystem for Spark checkpoints: {@code ckpt://<authority>/path}. Enable it with
  * {@code spark.hadoop.fs.ckpt.impl=io.objectcommit.checkpoint.CheckpointFileSystem} and
  * {@code spark.hadoop.fs.AbstractFileSystem.ckpt.impl=io.objectcommit.checkpoint.CheckpointFs}.
+ *
+ * <p>The settings of an authority are parsed once, when it is initialised, into {@link CheckpointOptions}; every
+ * key can be set for one authority as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}.
  *
  * <p>Each authority is served by a backend ({@link CheckpointConstants#BACKEND}, settable per authority):
  * {@code s3}, where the authority is a bucket and the namespace lives in manifests changed only by conditional
@@ -61,46 +63,29 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
   }
 
   static Backend openBackend(String scheme, String authority, Configuration conf) throws IOException {
-    ConfigReader r = new ConfigReader(conf, authority);
-    String kind = r.getChoice(CheckpointConstants.BACKEND, CheckpointConstants.BACKEND_DEFAULT, "s3", "local");
+    CheckpointOptions options = CheckpointOptions.from(new ConfigReader(conf, authority), scheme);
+    LOG.debug("{}://{}/: {}", scheme, authority, options);
     String owner = UserGroupInformation.getCurrentUser().getShortUserName();
-    long memory = r.getBytes(CheckpointConstants.BUFFER_MEMORY, CheckpointConstants.BUFFER_MEMORY_DEFAULT, 0);
-    OutputBuffers buffers = new OutputBuffers(memory, Paths.get(r.get(CheckpointConstants.BUFFER_DIR,
-        System.getProperty("java.io.tmpdir")), "objectcommit-ckpt"));
-    if ("local".equals(kind)) {
-      String root = r.get(CheckpointConstants.LOCAL_ROOT, null);
-      if (root == null) {
-        throw new IllegalArgumentException(scheme + "://" + authority + "/ uses the local backend but neither "
-            + CheckpointConstants.LOCAL_ROOT + " nor " + ConfigReader.perBucketKey(CheckpointConstants.LOCAL_ROOT,
-            authority) + " is set (the EFS/NFS mount directory)");
-      }
-      return LocalPathBackend.open(authority, Paths.get(root),
-          r.get(CheckpointConstants.LOCAL_FS_TYPE, CheckpointConstants.LOCAL_FS_TYPE_DEFAULT),
-          r.getBoolean(CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT,
-              CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT_DEFAULT),
-          r.getBoolean(CheckpointConstants.LOCAL_FSYNC, CheckpointConstants.LOCAL_FSYNC_DEFAULT), owner);
-    }
-    String prefix = r.get(CheckpointConstants.S3_PREFIX, CheckpointConstants.S3_PREFIX_DEFAULT);
-    if (!prefix.isEmpty() && !prefix.endsWith("/")) {
-      prefix = prefix + "/";
+    if (options.backend() == CheckpointOptions.BackendKind.LOCAL) {
+      return LocalPathBackend.open(options, owner);
     }
     ObjectStore store = ObjectStores.open(authority, conf);
     try {
+      // fail now, naming the store and this operation, if the bucket is unusable or lacks conditional writes
+      store.capabilities("initialize " + scheme + "://" + authority + "/");
       // fail now, naming the store, if it lacks what the manifests rely on (docs/stores.md)
       store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.fs.StoreGuarantee.IF_NONE_MATCH_PUT,
           io.objectcommit.fs.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.fs.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
           io.objectcommit.fs.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
     } catch (IOException | RuntimeException e) {
-      store.close();
+      try {
+        store.close();
+      } catch (IOException | RuntimeException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
       throw e;
     }
-    return new ManifestBackend(store, prefix,
-        r.getDurationMs(CheckpointConstants.ANCESTOR_TTL, CheckpointConstants.ANCESTOR_TTL_DEFAULT_MS, 0),
-        r.getDurationMs(CheckpointConstants.MANIFEST_TTL, CheckpointConstants.MANIFEST_TTL_DEFAULT_MS, 0),
-        r.getInt(CheckpointConstants.CAS_ATTEMPTS, CheckpointConstants.CAS_ATTEMPTS_DEFAULT, 1, 1000),
-        r.getInt(CheckpointConstants.MISSING_READ_ATTEMPTS, CheckpointConstants.MISSING_READ_ATTEMPTS_DEFAULT, 1,
-            1000),
-        buffers, owner);
+    return new ManifestBackend(store, options, owner);
   }
 
   /** The backend serving this authority. */

@@ -2,8 +2,10 @@ package io.objectcommit.direct;
 
 /**
  * Every configuration key of the direct committer, each beside its default. Keys start with {@value #PREFIX}; in
- * Spark set them as {@code spark.hadoop.<key>}. They are read once per committer into
- * {@link DirectCommitterOptions}; a bad value fails there, naming the key.
+ * Spark set them as {@code spark.hadoop.<key>}; each can be set per bucket
+ * ({@code fs.objectcommit.bucket.<bucket>.direct.<rest>}). They are read once per committer into
+ * {@link DirectCommitterOptions}; a bad value fails there, naming the key. Keys shared with the staging committer
+ * (the job id, compare-and-swap attempts) are in {@link io.objectcommit.fs.commit.CommitConstants}.
  */
 public final class DirectCommitterConstants {
 
@@ -35,15 +37,6 @@ public final class DirectCommitterConstants {
   /** At most this many committed files are named in {@code _SUCCESS} (all are counted): {@value}. */
   public static final String SUCCESS_MAX_FILENAMES = PREFIX + "success.max-filenames";
   public static final int SUCCESS_MAX_FILENAMES_DEFAULT = 100;
-
-  /**
-   * The job's unique id when the engine does not give one (Spark SQL sets
-   * {@value #SPARK_WRITE_JOB_UUID}; otherwise the Hadoop job id is used): {@value}.
-   */
-  public static final String JOB_UUID = PREFIX + "job.uuid";
-
-  /** The write job's UUID that Spark SQL sets in the job configuration: {@value}. */
-  public static final String SPARK_WRITE_JOB_UUID = "spark.sql.sources.writeJobUUID";
 
   /**
    * Class of an {@code io.objectcommit.direct.impl.StoreFactory} that opens the object store (tests and wrappers

@@ -11,6 +11,10 @@ import static io.objectcommit.direct.DirectCommitterConstants.STORE_FACTORY_DEFA
 import static io.objectcommit.direct.DirectCommitterConstants.SUCCESS_MAX_FILENAMES;
 import static io.objectcommit.direct.DirectCommitterConstants.SUCCESS_MAX_FILENAMES_DEFAULT;
 
+import io.objectcommit.fs.commit.CommitConstants;
+import io.objectcommit.fs.commit.CompareAndSwap;
+import io.objectcommit.fs.config.ConfigReader;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Locale;
@@ -31,52 +35,31 @@ public final class DirectCommitterOptions {
   private final Path bufferDir;
   private final int successMaxFilenames;
   private final String storeFactory;
+  private final int casAttempts;
 
-  private DirectCommitterOptions(OnSpeculation onSpeculation, Path bufferDir, int successMaxFilenames,
-      String storeFactory) {
-    this.onSpeculation = onSpeculation;
-    this.bufferDir = bufferDir;
-    this.successMaxFilenames = successMaxFilenames;
-    this.storeFactory = storeFactory;
+  private DirectCommitterOptions(ConfigReader r) {
+    this.onSpeculation = OnSpeculation.valueOf(r.getChoice(ON_SPECULATION, ON_SPECULATION_DEFAULT,
+        ON_SPECULATION_FAIL, ON_SPECULATION_CLASSIC).toUpperCase(Locale.ROOT));
+    String dir = r.get(BUFFER_DIR, BUFFER_DIR_DEFAULT);
+    try {
+      this.bufferDir = dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir")) : Paths.get(dir);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException("Invalid value '" + dir + "' of " + r.effectiveKey(BUFFER_DIR)
+          + ": expected a local directory", e);
+    }
+    this.successMaxFilenames = r.getInt(SUCCESS_MAX_FILENAMES, SUCCESS_MAX_FILENAMES_DEFAULT, 0, 1_000_000);
+    this.storeFactory = r.get(STORE_FACTORY, STORE_FACTORY_DEFAULT);
+    this.casAttempts = CompareAndSwap.attempts(r);
   }
 
   /**
-   * Reads the options.
+   * Reads the options for a destination bucket (per-bucket overrides such as
+   * {@code fs.objectcommit.bucket.<bucket>.direct.on-speculation} win).
    *
    * @throws IllegalArgumentException naming the key of a bad value
    */
-  public static DirectCommitterOptions from(Configuration conf) {
-    String spec = conf.getTrimmed(ON_SPECULATION, ON_SPECULATION_DEFAULT).toLowerCase(Locale.ROOT);
-    OnSpeculation on;
-    if (ON_SPECULATION_FAIL.equals(spec)) {
-      on = OnSpeculation.FAIL;
-    } else if (ON_SPECULATION_CLASSIC.equals(spec)) {
-      on = OnSpeculation.CLASSIC;
-    } else {
-      throw bad(ON_SPECULATION, spec, "'" + ON_SPECULATION_FAIL + "' or '" + ON_SPECULATION_CLASSIC + "'");
-    }
-    String dir = conf.getTrimmed(BUFFER_DIR, BUFFER_DIR_DEFAULT);
-    Path buffer;
-    try {
-      buffer = dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir")) : Paths.get(dir);
-    } catch (RuntimeException e) {
-      throw bad(BUFFER_DIR, dir, "a local directory");
-    }
-    String max = conf.getTrimmed(SUCCESS_MAX_FILENAMES, String.valueOf(SUCCESS_MAX_FILENAMES_DEFAULT));
-    int maxNames;
-    try {
-      maxNames = Integer.parseInt(max);
-    } catch (NumberFormatException e) {
-      throw bad(SUCCESS_MAX_FILENAMES, max, "a number of files, 0 or more");
-    }
-    if (maxNames < 0) {
-      throw bad(SUCCESS_MAX_FILENAMES, max, "a number of files, 0 or more");
-    }
-    return new DirectCommitterOptions(on, buffer, maxNames, conf.getTrimmed(STORE_FACTORY, STORE_FACTORY_DEFAULT));
-  }
-
-  private static IllegalArgumentException bad(String key, String value, String expected) {
-    return new IllegalArgumentException("Invalid value '" + value + "' of " + key + ": expected " + expected);
+  public static DirectCommitterOptions from(Configuration conf, String bucket) {
+    return new DirectCommitterOptions(new ConfigReader(conf, bucket));
   }
 
   public OnSpeculation onSpeculation() {
@@ -95,6 +78,11 @@ public final class DirectCommitterOptions {
   /** The store factory class name, empty for the default. */
   public String storeFactory() {
     return storeFactory;
+  }
+
+  /** Attempts of one compare-and-swap change of a task record ({@link CommitConstants#CAS_ATTEMPTS}). */
+  public int casAttempts() {
+    return casAttempts;
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.objectcommit.direct;
 
 import io.objectcommit.direct.impl.DirectCommitEngine;
-import io.objectcommit.direct.impl.DirectCommitEngine.Mode;
+import io.objectcommit.direct.impl.DirectOrClassic;
 import io.objectcommit.direct.impl.ParquetSummaryFiles;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
@@ -25,32 +25,16 @@ import org.apache.parquet.hadoop.ParquetOutputCommitter;
 public class DirectParquetOutputCommitter extends ParquetOutputCommitter {
 
   private final Path outputPath;
-  private final TaskAttemptContext context;
-  private final DirectCommitEngine engine;
-  private Mode mode;
-  private ParquetOutputCommitter classic;
+  private final DirectOrClassic protocol;
 
   public DirectParquetOutputCommitter(Path outputPath, TaskAttemptContext context) throws IOException {
     // The superclass gets no path, so that it creates no file system: in direct mode nothing of it is used, in
     // classic mode every call goes to a ParquetOutputCommitter of our own.
     super(null, context);
     this.outputPath = outputPath;
-    this.context = context;
-    this.engine = new DirectCommitEngine(outputPath, context.getConfiguration(), getClass().getSimpleName());
-  }
-
-  /** The classic committer when this job falls back to it, else null. */
-  private ParquetOutputCommitter classic(Configuration conf) throws IOException {
-    if (mode == null) {
-      mode = engine.mode(conf);
-    }
-    if (mode != Mode.CLASSIC) {
-      return null;
-    }
-    if (classic == null) {
-      classic = new ParquetOutputCommitter(outputPath, context);
-    }
-    return classic;
+    Configuration conf = context.getConfiguration();
+    this.protocol = new DirectOrClassic(outputPath, context, getClass().getSimpleName(), ParquetOutputCommitter::new,
+        committed -> ParquetSummaryFiles.writeIfRequested(conf, committed.location, committed));
   }
 
   @Override
@@ -60,83 +44,47 @@ public class DirectParquetOutputCommitter extends ParquetOutputCommitter {
 
   @Override
   public Path getWorkPath() throws IOException {
-    ParquetOutputCommitter c = classic(context.getConfiguration());
-    return c != null ? c.getWorkPath() : engine.workPath(context);
+    return protocol.getWorkPath();
   }
 
   @Override
   public void setupJob(JobContext job) throws IOException {
-    mode = engine.setupJob(job);
-    ParquetOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.setupJob(job);
-    }
+    protocol.setupJob(job);
   }
 
   @Override
   public void setupTask(TaskAttemptContext task) throws IOException {
-    ParquetOutputCommitter c = classic(task.getConfiguration());
-    if (c != null) {
-      c.setupTask(task);
-    } else {
-      engine.setupTask(task);
-    }
+    protocol.setupTask(task);
   }
 
   @Override
   public boolean needsTaskCommit(TaskAttemptContext task) throws IOException {
-    // Always in direct mode: a task's commit records it for job commit even when it wrote nothing.
-    ParquetOutputCommitter c = classic(task.getConfiguration());
-    return c != null ? c.needsTaskCommit(task) : true;
+    return protocol.needsTaskCommit(task);
   }
 
   @Override
   public void commitTask(TaskAttemptContext task) throws IOException {
-    ParquetOutputCommitter c = classic(task.getConfiguration());
-    if (c != null) {
-      c.commitTask(task);
-    } else {
-      engine.commitTask(task);
-    }
+    protocol.commitTask(task);
   }
 
   @Override
   public void abortTask(TaskAttemptContext task) throws IOException {
-    ParquetOutputCommitter c = classic(task.getConfiguration());
-    if (c != null) {
-      c.abortTask(task);
-    } else {
-      engine.abortTask(task);
-    }
+    protocol.abortTask(task);
   }
 
   @Override
   public void commitJob(JobContext job) throws IOException {
-    ParquetOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.commitJob(job);
-      return;
-    }
-    Configuration conf = job.getConfiguration();
-    engine.commitJob(job, committed -> ParquetSummaryFiles.writeIfRequested(conf, engine.location(), committed));
+    protocol.commitJob(job);
   }
 
   @Override
   public void abortJob(JobContext job, JobStatus.State state) throws IOException {
-    ParquetOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.abortJob(job, state);
-    } else {
-      engine.abortJob(job);
-    }
+    protocol.abortJob(job, state);
   }
 
   @Override
   public void cleanupJob(JobContext job) throws IOException {
-    ParquetOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.cleanupJob(job);
-    }
+    protocol.cleanupJob(job);
   }
 
   @Override
@@ -146,6 +94,6 @@ public class DirectParquetOutputCommitter extends ParquetOutputCommitter {
 
   @Override
   public String toString() {
-    return "DirectParquetOutputCommitter{" + outputPath + ", mode=" + mode + "}";
+    return "DirectParquetOutputCommitter{" + protocol + "}";
   }
 }

@@ -1,9 +1,7 @@
 package io.objectcommit.direct;
 
-import io.objectcommit.direct.impl.DirectCommitEngine;
-import io.objectcommit.direct.impl.DirectCommitEngine.Mode;
+import io.objectcommit.direct.impl.DirectOrClassic;
 import java.io.IOException;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -20,29 +18,13 @@ import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 public class DirectPathOutputCommitter extends PathOutputCommitter {
 
   private final Path outputPath;
-  private final TaskAttemptContext context;
-  private final DirectCommitEngine engine;
-  private Mode mode;
-  private FileOutputCommitter classic;
+  private final DirectOrClassic protocol;
 
   public DirectPathOutputCommitter(Path outputPath, TaskAttemptContext context) throws IOException {
     super(outputPath, context);
     this.outputPath = outputPath;
-    this.context = context;
-    this.engine = new DirectCommitEngine(outputPath, context.getConfiguration(), getClass().getSimpleName());
-  }
-
-  private FileOutputCommitter classic(Configuration conf) throws IOException {
-    if (mode == null) {
-      mode = engine.mode(conf);
-    }
-    if (mode != Mode.CLASSIC) {
-      return null;
-    }
-    if (classic == null) {
-      classic = new FileOutputCommitter(outputPath, context);
-    }
-    return classic;
+    this.protocol = new DirectOrClassic(outputPath, context, getClass().getSimpleName(), FileOutputCommitter::new,
+        null);
   }
 
   @Override
@@ -52,81 +34,47 @@ public class DirectPathOutputCommitter extends PathOutputCommitter {
 
   @Override
   public Path getWorkPath() throws IOException {
-    FileOutputCommitter c = classic(context.getConfiguration());
-    return c != null ? c.getWorkPath() : engine.workPath(context);
+    return protocol.getWorkPath();
   }
 
   @Override
   public void setupJob(JobContext job) throws IOException {
-    mode = engine.setupJob(job);
-    FileOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.setupJob(job);
-    }
+    protocol.setupJob(job);
   }
 
   @Override
   public void setupTask(TaskAttemptContext task) throws IOException {
-    FileOutputCommitter c = classic(task.getConfiguration());
-    if (c != null) {
-      c.setupTask(task);
-    } else {
-      engine.setupTask(task);
-    }
+    protocol.setupTask(task);
   }
 
   @Override
   public boolean needsTaskCommit(TaskAttemptContext task) throws IOException {
-    FileOutputCommitter c = classic(task.getConfiguration());
-    return c != null ? c.needsTaskCommit(task) : true;
+    return protocol.needsTaskCommit(task);
   }
 
   @Override
   public void commitTask(TaskAttemptContext task) throws IOException {
-    FileOutputCommitter c = classic(task.getConfiguration());
-    if (c != null) {
-      c.commitTask(task);
-    } else {
-      engine.commitTask(task);
-    }
+    protocol.commitTask(task);
   }
 
   @Override
   public void abortTask(TaskAttemptContext task) throws IOException {
-    FileOutputCommitter c = classic(task.getConfiguration());
-    if (c != null) {
-      c.abortTask(task);
-    } else {
-      engine.abortTask(task);
-    }
+    protocol.abortTask(task);
   }
 
   @Override
   public void commitJob(JobContext job) throws IOException {
-    FileOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.commitJob(job);
-    } else {
-      engine.commitJob(job, null);
-    }
+    protocol.commitJob(job);
   }
 
   @Override
   public void abortJob(JobContext job, JobStatus.State state) throws IOException {
-    FileOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.abortJob(job, state);
-    } else {
-      engine.abortJob(job);
-    }
+    protocol.abortJob(job, state);
   }
 
   @Override
   public void cleanupJob(JobContext job) throws IOException {
-    FileOutputCommitter c = classic(job.getConfiguration());
-    if (c != null) {
-      c.cleanupJob(job);
-    }
+    protocol.cleanupJob(job);
   }
 
   @Override
@@ -136,6 +84,6 @@ public class DirectPathOutputCommitter extends PathOutputCommitter {
 
   @Override
   public String toString() {
-    return "DirectPathOutputCommitter{" + outputPath + ", mode=" + mode + "}";
+    return "DirectPathOutputCommitter{" + protocol + "}";
   }
 }

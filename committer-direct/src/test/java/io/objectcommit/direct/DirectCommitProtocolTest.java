@@ -44,7 +44,7 @@ class DirectCommitProtocolTest {
   }
 
   private static SuccessData success(Harness h) throws IOException {
-    return SuccessData.codec().fromBytes(h.store.bytes(Harness.key("_SUCCESS")), "_SUCCESS");
+    return SuccessData.CODEC.fromBytes(h.store.bytes(Harness.key("_SUCCESS")), "_SUCCESS");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -88,7 +88,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success(h);
     assertEquals(Harness.UUID, s.getJobId());
-    assertEquals(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
+    assertEquals(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
@@ -138,7 +138,7 @@ class DirectCommitProtocolTest {
     assertEquals(1, retry.of(BULK_DELETE), retry.toString());
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
-    assertEquals(0L, success(h).getMetrics().get("leftover_files_deleted"), "the retry's commit removed them");
+    assertEquals(0L, success(h).getMetrics().get(io.objectcommit.fs.commit.CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -181,8 +181,7 @@ class DirectCommitProtocolTest {
     // the zombie carries on: a new file of a group it declared, then a file of a new group
     String late = zombie.write(2);
     assertTrue(h.keys().contains(late));
-    IOException fenced = assertThrows(IOException.class, () -> zombie.write("day=9", 0, "late"));
-    assertTrue(fenced.getMessage().contains("superseded"), fenced.getMessage());
+    assertThrows(SupersededAttemptException.class, () -> zombie.write("day=9", 0, "late"));
     zombie.crash();
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, Harness.key("_SUCCESS"))), h.keys(), "the zombie's c001 and c002 are gone");
@@ -262,14 +261,13 @@ class DirectCommitProtocolTest {
     t1.write("d=1", 0, "x");
     t1.crash();
     // the driver dies here: no job commit, no abort
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream ps = new java.io.PrintStream(out, true, "UTF-8");
-    String[] base = {"-D" + DirectCommitterConstants.STORE_FACTORY + "=" + InMemoryStoreFactory.class.getName(),
-        h.output.toString()};
-    assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], "--list"}, ps, ps));
-    assertEquals(Harness.UUID, out.toString("UTF-8").trim());
-    assertEquals(0, DirectJobCleaner.run(new String[] {base[0], base[1], Harness.UUID}, ps, ps));
-    assertEquals(List.of(), h.keys(), out.toString("UTF-8"));
-    assertEquals(2, DirectJobCleaner.run(new String[] {base[1]}, ps, ps), "usage");
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    conf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      assertEquals(List.of(Harness.UUID), cleaner.pendingJobs());
+      assertEquals(2, cleaner.clean(Harness.UUID), "t0's committed file and t1's crashed one");
+      assertEquals(List.of(), h.keys());
+      assertEquals(List.of(), cleaner.pendingJobs());
+    }
   }
 }

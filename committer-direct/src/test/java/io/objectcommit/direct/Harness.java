@@ -41,7 +41,7 @@ final class Harness {
     store = InMemoryObjectStore.register(BUCKET);
     jobConf = new JobConf(false);
     jobConf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
-    jobConf.set(DirectCommitterConstants.SPARK_WRITE_JOB_UUID, UUID);
+    jobConf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
     jobConf.set("mapreduce.map.speculative", "false");
     jobConf.set("mapreduce.reduce.speculative", "false");
   }

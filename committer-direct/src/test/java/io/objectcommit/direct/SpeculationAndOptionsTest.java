@@ -65,27 +65,30 @@ class SpeculationAndOptionsTest {
   void badOptionsFailNamingTheKey() {
     Configuration conf = new Configuration(false);
     conf.set(DirectCommitterConstants.ON_SPECULATION, "ignore");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DirectCommitterOptions.from(conf));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DirectCommitterOptions.from(conf, "bucket"));
     assertTrue(e.getMessage().contains(DirectCommitterConstants.ON_SPECULATION), e.getMessage());
     Configuration c2 = new Configuration(false);
     c2.set(DirectCommitterConstants.SUCCESS_MAX_FILENAMES, "-1");
-    e = assertThrows(IllegalArgumentException.class, () -> DirectCommitterOptions.from(c2));
+    e = assertThrows(IllegalArgumentException.class, () -> DirectCommitterOptions.from(c2, "bucket"));
     assertTrue(e.getMessage().contains(DirectCommitterConstants.SUCCESS_MAX_FILENAMES), e.getMessage());
     Configuration c3 = new Configuration(false);
-    c3.set(DirectCommitterConstants.JOB_UUID, "a/b");
+    c3.set(io.objectcommit.fs.commit.CommitConstants.JOB_UUID, "a/b");
     e = assertThrows(IllegalArgumentException.class,
-        () -> io.objectcommit.direct.impl.JobIds.resolve(c3, null));
-    assertTrue(e.getMessage().contains(DirectCommitterConstants.JOB_UUID), e.getMessage());
-    assertEquals("fail", DirectCommitterOptions.from(new Configuration(false)).onSpeculation().name().toLowerCase());
+        () -> io.objectcommit.fs.commit.JobId.resolve(c3, null));
+    assertTrue(e.getMessage().contains(io.objectcommit.fs.commit.CommitConstants.JOB_UUID), e.getMessage());
+    assertEquals(DirectCommitterOptions.OnSpeculation.FAIL,
+        DirectCommitterOptions.from(new Configuration(false), "bucket").onSpeculation());
   }
 
   @Test
   void aNonS3DestinationIsRefused() {
     Harness h = new Harness(false);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+    io.objectcommit.fs.commit.UnsupportedDestinationException e = assertThrows(
+        io.objectcommit.fs.commit.UnsupportedDestinationException.class,
         () -> new DirectPathOutputCommitter(new org.apache.hadoop.fs.Path("file:/tmp/x"),
             new org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl(h.jobConf, h.attemptId(0, 0))));
-    assertTrue(e.getMessage().contains("file:/tmp/x"), e.getMessage());
+    assertEquals(new org.apache.hadoop.fs.Path("file:/tmp/x"), e.path());
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.objectcommit.staging;
 
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.fs.commit.Hostnames;
+import io.objectcommit.fs.commit.JobId;
 import io.objectcommit.staging.impl.BufferDirs;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
@@ -11,7 +13,7 @@ import io.objectcommit.staging.impl.SuccessMarker;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
+import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -36,6 +38,7 @@ public class StagingCommitter extends PathOutputCommitter {
   private final Path outputPath;
   private final Configuration conf;
   private final StagingOptions options;
+  private final JobId jobId;
   private final JobLayout layout;
   private final BufferDirs bufferDirs;
   private final TaskAttemptContext taskContext;
@@ -57,22 +60,12 @@ public class StagingCommitter extends PathOutputCommitter {
     }
     this.outputPath = outputPath;
     this.conf = context.getConfiguration();
-    this.layout = JobLayout.of(outputPath, jobIdOf(context));
+    this.jobId = JobId.resolve(conf, Objects.toString(context.getJobID(), null));
+    this.layout = JobLayout.of(outputPath, jobId.id());
     this.options = StagingOptions.from(conf, layout.bucket(), variant);
-    this.bufferDirs = new BufferDirs(options.bufferDirs(), options.bufferMinFree());
+    this.bufferDirs = new BufferDirs(options.bufferDirs(), options.bufferMinFree(), options.bufferMaxAgeMs());
     this.taskContext = context instanceof TaskAttemptContext ? (TaskAttemptContext) context : null;
     LOG.debug("Staging committer for {}: {}", layout, options);
-  }
-
-  /** Spark's write UUID (which also names Spark's files), else the Hadoop job id. */
-  static String jobIdOf(JobContext context) {
-    String uuid = context.getConfiguration().getTrimmed(StagingConstants.SPARK_WRITE_UUID, "");
-    return uuid.isEmpty() ? context.getJobID().toString() : uuid;
-  }
-
-  private static String jobIdSource(JobContext context) {
-    return context.getConfiguration().getTrimmed(StagingConstants.SPARK_WRITE_UUID, "").isEmpty() ? "JobID"
-        : StagingConstants.SPARK_WRITE_UUID;
   }
 
   public StagingOptions options() {
@@ -152,7 +145,7 @@ public class StagingCommitter extends PathOutputCommitter {
     int count = SparkTasks.taskCount(options.taskCount());
     try (ObjectStore store = openStore()) {
       new TaskCommitStage(store, layout, options).commit(dir, index, count, context.getTaskAttemptID().toString(),
-          hostname());
+          Hostnames.local());
     } finally {
       deleteAttemptDir(dir);
     }
@@ -165,18 +158,15 @@ public class StagingCommitter extends PathOutputCommitter {
       dir = attemptDir;
     }
     if (dir != null) {
-      if (options.bufferMinFree() > 0) {
-        String state = bufferDirs.describeFailure(dir);
-        if (state.contains("is full")) {
-          LOG.error("Task attempt {} aborted: {}", context.getTaskAttemptID(), state);
-        }
+      if (bufferDirs.isFull(dir)) {
+        LOG.error("Task attempt {} aborted: {}", context.getTaskAttemptID(), bufferDirs.describe(dir));
       }
       deleteAttemptDir(dir);
     }
   }
 
   private void deleteAttemptDir(File dir) {
-    if (!BufferDirs.deleteRecursively(dir)) {
+    if (!BufferDirs.deleteAttemptDir(dir)) {
       LOG.warn("Could not delete the local buffer directory {}", dir);
     }
   }
@@ -185,7 +175,7 @@ public class StagingCommitter extends PathOutputCommitter {
   public void commitJob(JobContext context) throws IOException {
     try (ObjectStore store = openStore()) {
       JobCommitStage stage = new JobCommitStage(store, layout, options, 0,
-          new SuccessMarker(getClass().getName(), hostname(), jobIdSource(context), java.util.Map.of(
+          new SuccessMarker(getClass().getName(), jobId, java.util.Map.of(
               "destination", String.valueOf(outputPath), "options", options.toString())));
       synchronized (this) {
         commitStage = stage;
@@ -218,14 +208,6 @@ public class StagingCommitter extends PathOutputCommitter {
   @Override
   public boolean isRecoverySupported() {
     return false;
-  }
-
-  static String hostname() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
   }
 
   @Override

@@ -36,9 +36,22 @@ public final class StagingConstants {
   public static final String BUFFER_DIRS = PREFIX + "buffer.dirs";
   public static final String BUFFER_DIRS_DEFAULT = "";
 
+  /** Hadoop's temporary directory, under which the default buffer directory lies: {@value}. */
+  public static final String HADOOP_TMP_DIR = "hadoop.tmp.dir";
+
   /** A buffer directory with less free space than this is not used for a new task attempt: {@value}. */
   public static final String BUFFER_MIN_FREE = PREFIX + "buffer.min-free";
   public static final long BUFFER_MIN_FREE_DEFAULT = 64L * 1024 * 1024;
+
+  /**
+   * At task start, local job directories in {@link #BUFFER_DIRS} unchanged for longer than this and held by no
+   * live task attempt are deleted (what executors that died left behind); a duration such as {@code 7d} or
+   * {@code 12h}: {@value}.
+   */
+  public static final String BUFFER_MAX_AGE = PREFIX + "buffer.max-age";
+  public static final String BUFFER_MAX_AGE_DEFAULT = "7d";
+  /** {@link #BUFFER_MAX_AGE_DEFAULT} in milliseconds. */
+  public static final long BUFFER_MAX_AGE_DEFAULT_MS = 7L * 24 * 3_600_000L;
 
   /**
    * Size of each uploaded part (at least 5 MiB); a file up to this size is one part: {@value}. Unset: S3A's
@@ -95,7 +108,4 @@ public final class StagingConstants {
    * overwrite: replace exactly the partitions written, whatever {@link #CONFLICT_MODE} says: {@value}.
    */
   public static final String DYNAMIC_PARTITION_OVERWRITE = PREFIX + "internal.dynamic-partition-overwrite";
-
-  /** Spark's job UUID, which also names its files: {@value}. */
-  public static final String SPARK_WRITE_UUID = "spark.sql.sources.writeJobUUID";
 }

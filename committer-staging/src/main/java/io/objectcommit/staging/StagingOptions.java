@@ -28,6 +28,7 @@ public final class StagingOptions {
   private final ConflictMode conflictMode;
   private final List<File> bufferDirs;
   private final long bufferMinFree;
+  private final long bufferMaxAgeMs;
   private final long partSize;
   private final int uploadThreads;
   private final int commitThreads;
@@ -39,7 +40,6 @@ public final class StagingOptions {
   private final boolean dynamicPartitionOverwrite;
 
   private StagingOptions(ConfigReader r, Variant forced) {
-    Configuration conf = r.configuration();
     this.variant = forced != null ? forced
         : Variant.valueOf(r.getChoice(COMMITTER, COMMITTER_DEFAULT, "directory", "partitioned")
             .toUpperCase(java.util.Locale.ROOT));
@@ -47,7 +47,7 @@ public final class StagingOptions {
     String dirs = r.get(BUFFER_DIRS, BUFFER_DIRS_DEFAULT);
     List<File> list = new ArrayList<>();
     if (dirs.isEmpty()) {
-      list.add(new File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "objectcommit-staging"));
+      list.add(new File(r.get(HADOOP_TMP_DIR, System.getProperty("java.io.tmpdir")), "objectcommit-staging"));
     } else {
       for (String d : dirs.split(",")) {
         if (!d.trim().isEmpty()) {
@@ -61,6 +61,7 @@ public final class StagingOptions {
     }
     this.bufferDirs = Collections.unmodifiableList(list);
     this.bufferMinFree = r.getBytes(BUFFER_MIN_FREE, BUFFER_MIN_FREE_DEFAULT, 0);
+    this.bufferMaxAgeMs = r.getDurationMs(BUFFER_MAX_AGE, BUFFER_MAX_AGE_DEFAULT_MS, 60_000L);
     long s3aPart = r.getBytes(FsCoreConstants.MULTIPART_SIZE, FsCoreConstants.MULTIPART_SIZE_DEFAULT,
         FsCoreConstants.MULTIPART_MIN_SIZE);
     this.partSize = r.getBytes(PART_SIZE, s3aPart, FsCoreConstants.MULTIPART_MIN_SIZE);
@@ -70,18 +71,18 @@ public final class StagingOptions {
     this.successFilenamesLimit = r.getInt(SUCCESS_FILENAMES_LIMIT, SUCCESS_FILENAMES_LIMIT_DEFAULT, 0, 1_000_000);
     this.sweepUploads = r.getBoolean(SWEEP_UPLOADS, SWEEP_UPLOADS_DEFAULT);
     this.taskCount = r.getInt(TASK_COUNT, TASK_COUNT_DEFAULT, 0, Integer.MAX_VALUE);
+    // internal keys, set by our Spark protocol in the job's configuration (never per bucket)
+    Configuration conf = r.configuration();
     List<String> rp = new ArrayList<>();
-    String[] paths = conf.getTrimmedStrings(REPLACE_PATHS);
     if (conf.get(REPLACE_PATHS) != null) {
+      String[] paths = conf.getTrimmedStrings(REPLACE_PATHS);
       if (paths.length == 0) {
         rp.add("");
       }
-      for (String p : paths) {
-        rp.add(p);
-      }
+      Collections.addAll(rp, paths);
     }
     this.replacePaths = Collections.unmodifiableList(rp);
-    this.dynamicPartitionOverwrite = conf.getBoolean(DYNAMIC_PARTITION_OVERWRITE, false);
+    this.dynamicPartitionOverwrite = r.getBoolean(DYNAMIC_PARTITION_OVERWRITE, false);
   }
 
   /** Reads the options for {@code bucket}; {@code forced} fixes the variant (null: {@link StagingConstants#COMMITTER}). */
@@ -103,6 +104,11 @@ public final class StagingOptions {
 
   public long bufferMinFree() {
     return bufferMinFree;
+  }
+
+  /** Local job directories older than this without a live attempt are removed at task start. */
+  public long bufferMaxAgeMs() {
+    return bufferMaxAgeMs;
   }
 
   public long partSize() {

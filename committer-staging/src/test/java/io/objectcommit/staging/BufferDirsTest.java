@@ -36,10 +36,12 @@ class BufferDirsTest {
     File d1 = new File(tmp, "disk1");
     File d2 = new File(tmp, "disk2");
     BufferDirs dirs = new BufferDirs(List.of(d1, d2), 64L << 20, f -> 3L << 20);
-    IOException e = assertThrows(IOException.class, () -> dirs.createAttemptDir("job", "attempt_0", 0));
+    NoLocalSpaceException e = assertThrows(NoLocalSpaceException.class,
+        () -> dirs.createAttemptDir("job", "attempt_0", 0));
+    assertEquals(List.of(d1, d2), e.dirs());
     assertTrue(e.getMessage().contains(d1 + " (3 MiB free)") && e.getMessage().contains(d2 + " (3 MiB free)"),
         e.getMessage());
-    assertTrue(dirs.describeFailure(d1).contains("is full"), dirs.describeFailure(d1));
+    assertTrue(dirs.isFull(d1));
   }
 
   @Test

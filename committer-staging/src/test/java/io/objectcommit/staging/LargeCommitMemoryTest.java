@@ -9,10 +9,10 @@ import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.WriteCondition;
 import io.objectcommit.fs.testing.InMemoryObjectStore;
 import io.objectcommit.staging.files.PendingFile;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
-import io.objectcommit.staging.impl.StagingStatistics;
+import io.objectcommit.fs.commit.CommitterStatistics;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,8 +41,8 @@ class LargeCommitMemoryTest {
         UploadedPart p = store.uploadPart(u, 1, Payload.of(new byte[0]));
         files.add(new PendingFile(path, u.uploadId(), 1000, List.of(p.etag())));
       }
-      TaskRecord r = new TaskRecord(layout.jobId(), t, TASKS, "attempt_" + t, "host", files);
-      TaskRecord.CODEC.save(store, layout.taskRecordKey(t), r, WriteCondition.ifAbsent());
+      StagingTaskRecord r = new StagingTaskRecord(layout.jobId(), t, TASKS, "attempt_" + t, "host", files);
+      StagingTaskRecord.CODEC.save(store, layout.taskRecordKey(t), r, WriteCondition.ifAbsent());
     }
     store.resetCounts();
     return store;
@@ -64,16 +64,16 @@ class LargeCommitMemoryTest {
     InMemoryObjectStore store = stagedJob(layout);
     JobCommitStage.Summary s = commit(store, layout, StagingConstants.COMMIT_CACHED_UPLOADS_DEFAULT);
 
-    assertEquals(FILES, s.get(StagingStatistics.JOB_FILES));
+    assertEquals(FILES, s.get(CommitterStatistics.FILES_COMMITTED));
     assertEquals(FILES, store.counts().of(S3Operation.MULTIPART_COMPLETE));
     assertEquals(FILES, store.keys("big/table/").size());
     assertEquals(0, store.pendingUploads("").size());
     assertEquals(10, s.partitions().size(), "partitions are kept, files are not");
     assertEquals(100, s.filenames().size(), "_SUCCESS lists at most 100 files");
     // 200 tasks fit the 20,000-upload cache; the other 800 records are read a second time
-    assertEquals(800, s.get(StagingStatistics.JOB_RECORDS_RELOADED));
+    assertEquals(800, s.get(CommitterStatistics.JOB_RECORDS_RELOADED));
     assertEquals(TASKS + 800, store.counts().of(S3Operation.GET));
-    long held = s.get(StagingStatistics.JOB_UPLOADS_HELD_MAX);
+    long held = s.get(CommitterStatistics.JOB_UPLOADS_HELD_MAX);
     long window = 64L * FILES_PER_TASK;
     assertTrue(held <= StagingConstants.COMMIT_CACHED_UPLOADS_DEFAULT + window, "held " + held);
     assertTrue(held < FILES / 3, "held " + held);
@@ -86,8 +86,8 @@ class LargeCommitMemoryTest {
     InMemoryObjectStore store = stagedJob(layout);
     JobCommitStage.Summary s = commit(store, layout, 0);
     assertEquals(FILES, store.keys("big/table/").size());
-    assertEquals(TASKS, s.get(StagingStatistics.JOB_RECORDS_RELOADED));
-    assertEquals(64L * FILES_PER_TASK, s.get(StagingStatistics.JOB_UPLOADS_HELD_MAX));
+    assertEquals(TASKS, s.get(CommitterStatistics.JOB_RECORDS_RELOADED));
+    assertEquals(64L * FILES_PER_TASK, s.get(CommitterStatistics.JOB_UPLOADS_HELD_MAX));
   }
 
   @Test
@@ -102,7 +102,7 @@ class LargeCommitMemoryTest {
     assertTrue(allRecordsBytes > 10_000_000L, "records total " + allRecordsBytes);
     JobCommitStage.Summary s = commit(store, layout, 0);
     // with no cache, at most one window of 64 records (6,400 uploads of 100,000) is parsed at a time
-    assertTrue(s.get(StagingStatistics.JOB_UPLOADS_HELD_MAX) * 15 < FILES,
-        "held " + s.get(StagingStatistics.JOB_UPLOADS_HELD_MAX));
+    assertTrue(s.get(CommitterStatistics.JOB_UPLOADS_HELD_MAX) * 15 < FILES,
+        "held " + s.get(CommitterStatistics.JOB_UPLOADS_HELD_MAX));
   }
 }

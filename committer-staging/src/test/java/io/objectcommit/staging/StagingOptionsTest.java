@@ -30,6 +30,16 @@ class StagingOptionsTest {
     assertEquals(StagingConstants.COMMIT_THREADS_DEFAULT, o.commitThreads());
     assertTrue(o.sweepUploads());
     assertEquals(List.of(), o.replacePaths());
+    assertEquals(StagingConstants.BUFFER_MAX_AGE_DEFAULT_MS, o.bufferMaxAgeMs());
+  }
+
+  @Test
+  void bufferMaxAgeIsADurationPerBucket() {
+    assertEquals(12 * 3_600_000L, read("fs.objectcommit.bucket.bucket.staging.buffer.max-age", "12h").bufferMaxAgeMs());
+    assertEquals(3_600_000L, read(StagingConstants.BUFFER_MAX_AGE, "1h").bufferMaxAgeMs());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> read(StagingConstants.BUFFER_MAX_AGE, "soon"));
+    assertTrue(e.getMessage().contains(StagingConstants.BUFFER_MAX_AGE), e.getMessage());
   }
 
   @Test

@@ -20,12 +20,14 @@ import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.testing.FaultRule;
 import io.objectcommit.fs.testing.InMemoryObjectStore;
 import io.objectcommit.fs.testing.InMemoryRequestCounts;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
-import io.objectcommit.staging.impl.StagingStatistics;
+import io.objectcommit.fs.commit.CommitterStatistics;
 import io.objectcommit.staging.impl.SuccessMarker;
+import io.objectcommit.fs.commit.ForeignTaskRecordException;
+import io.objectcommit.fs.commit.MissingTaskRecordException;
 import io.objectcommit.fs.files.SuccessData;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import java.io.File;
@@ -38,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.PathExistsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,7 +89,7 @@ class StagingProtocolTest {
 
   private JobCommitStage.Summary commitJob() throws IOException {
     return new JobCommitStage(store, layout, options(), 0,
-        new SuccessMarker("test", "host", "test", Map.of())).commit();
+        new SuccessMarker("test", io.objectcommit.fs.commit.JobId.of(JOB, "test"), Map.of())).commit();
   }
 
   private List<String> visible() {
@@ -102,7 +103,7 @@ class StagingProtocolTest {
     for (int t = 0; t < 4; t++) {
       TaskCommitStage.Result r = commitTask(t, 4, 0, files(t, 2, ""));
       assertTrue(r.won());
-      assertEquals(2, r.record().getFiles().size(), "checksum files are not uploaded");
+      assertEquals(2, r.record().files.size(), "checksum files are not uploaded");
     }
     assertEquals(List.of(), visible(), "task commit makes nothing visible");
     assertEquals(8, store.pendingUploads(DEST).size());
@@ -118,15 +119,15 @@ class StagingProtocolTest {
     }
     assertEquals(0, store.pendingUploads(DEST).size(), "no upload left");
     assertEquals(List.of(), store.keys(layout.recordsPrefix()), "records deleted");
-    assertEquals(4, s.get(StagingStatistics.JOB_TASKS));
-    assertEquals(8, s.get(StagingStatistics.JOB_FILES));
+    assertEquals(4, s.get(CommitterStatistics.JOB_TASKS));
+    assertEquals(8, s.get(CommitterStatistics.FILES_COMMITTED));
     assertEquals(8, s.filenames().size());
-    SuccessData success = SuccessData.codec().fromBytes(store.bytes(DEST + "_SUCCESS"), "_SUCCESS");
+    SuccessData success = SuccessData.CODEC.fromBytes(store.bytes(DEST + "_SUCCESS"), "_SUCCESS");
     assertEquals(SuccessData.S3A_NAME, success.getName());
     assertEquals(JOB, success.getJobId());
     assertEquals(8L, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(8, success.getFilenames().size());
-    assertTrue(success.getFilenames().contains(DEST + name(3, 1)), success.getFilenames().toString());
+    assertTrue(success.getFilenames().contains("/" + DEST + name(3, 1)), success.getFilenames().toString());
   }
 
   @Test
@@ -178,7 +179,7 @@ class StagingProtocolTest {
     other.put("part-00000-" + JOB + "-speculative.parquet", "duplicate");
     TaskCommitStage.Result second = commitTask(0, 2, 1, other);
     assertFalse(second.won());
-    assertEquals("attempt_0_0", second.record().getTaskAttemptId());
+    assertEquals("attempt_0_0", second.record().taskAttemptId);
     assertEquals(2, store.pendingUploads(DEST).size(), "the loser's upload is aborted");
     commitTask(1, 2, 0, files(1, 1, ""));
     commitJob();
@@ -198,8 +199,8 @@ class StagingProtocolTest {
   void aMissingTaskRecordFailsJobCommitBeforeAnythingIsVisibleAndAbortRemovesAll() throws IOException {
     commitTask(0, 3, 0, files(0, 1, ""));
     commitTask(2, 3, 0, files(2, 1, ""));
-    IOException e = assertThrows(IOException.class, this::commitJob);
-    assertTrue(e.getMessage().contains("no record of task 1 of 3"), e.getMessage());
+    MissingTaskRecordException e = assertThrows(MissingTaskRecordException.class, this::commitJob);
+    assertEquals(store.pathOf(layout.taskRecordKey(1)), e.path());
     assertEquals(List.of(), visible());
     long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(2, aborted);
@@ -241,7 +242,9 @@ class StagingProtocolTest {
     MultipartUpload orphan = store.initiateMultipartUpload(DEST + "part-00007-" + JOB + "-c000.parquet");
     MultipartUpload otherJob = store.initiateMultipartUpload(DEST + "part-00000-another-job.parquet");
     JobCommitStage.Summary s = commitJob();
-    assertEquals(1, s.get(StagingStatistics.JOB_UPLOADS_SWEPT));
+    assertEquals(1, s.get(CommitterStatistics.JOB_UPLOADS_SWEPT));
+    SuccessData success = SuccessData.CODEC.fromBytes(store.bytes(DEST + "_SUCCESS"), "_SUCCESS");
+    assertEquals(1L, success.getMetrics().get(CommitterStatistics.JOB_UPLOADS_SWEPT), "_SUCCESS has the real count");
     assertFalse(store.pendingUploads("").contains(orphan));
     assertTrue(store.pendingUploads("").contains(otherJob), "other jobs' uploads are left alone");
   }
@@ -252,7 +255,7 @@ class StagingProtocolTest {
         io.objectcommit.fs.WriteCondition.none());
     conf.set(StagingConstants.CONFLICT_MODE, "fail");
     commitTask(0, 1, 0, files(0, 1, ""));
-    assertThrows(PathExistsException.class, this::commitJob);
+    assertThrows(CommitConflictException.class, this::commitJob);
     assertEquals(List.of(DEST + "old.parquet"), visible());
     new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(0, store.pendingUploads("").size());
@@ -280,7 +283,7 @@ class StagingProtocolTest {
     assertEquals(List.of(DEST + "old/a.parquet"), visible(), "old data stays until job commit");
     JobCommitStage.Summary s = commitJob();
     assertEquals(List.of(DEST + name(0, 0), DEST + name(1, 0)), visible());
-    assertEquals(2, s.get(StagingStatistics.JOB_OLD_OBJECTS_DELETED));
+    assertEquals(2, s.get(CommitterStatistics.JOB_OLD_OBJECTS_DELETED));
     assertTrue(store.exists("warehouse/other/keep.parquet"));
   }
 
@@ -297,7 +300,7 @@ class StagingProtocolTest {
     JobCommitStage.Summary s = commitJob();
     assertEquals(List.of(DEST + "p=1/" + name(0, 0), DEST + "p=2/old.parquet", DEST + "p=3/old.parquet",
         DEST + "p=4/" + name(1, 0)), visible());
-    assertEquals(2, s.get(StagingStatistics.JOB_PARTITIONS));
+    assertEquals(2, s.get(CommitterStatistics.JOB_PARTITIONS));
   }
 
   @Test
@@ -315,9 +318,9 @@ class StagingProtocolTest {
     dir.mkdirs();
     Files.write(new File(dir, "new.parquet").toPath(), new byte[] {2});
     new TaskCommitStage(store, second, options()).commit(new File(tmp, "second"), 0, 1, "a", "h");
-    PathExistsException e = assertThrows(PathExistsException.class,
+    CommitConflictException e = assertThrows(CommitConflictException.class,
         () -> new JobCommitStage(store, second, options(), 0, null).commit());
-    assertTrue(e.getMessage().contains("partition p=2"), e.getMessage());
+    assertEquals("p=2", e.partition());
   }
 
   @Test
@@ -349,12 +352,11 @@ class StagingProtocolTest {
   @Test
   void recordsOfAnotherJobAreRefused() throws IOException {
     commitTask(0, 1, 0, files(0, 1, ""));
-    TaskRecord r = TaskRecord.CODEC.load(store, layout.taskRecordKey(0));
-    TaskRecord foreign = new TaskRecord("other-job", 0, 1, "x", "h", r.getFiles());
-    store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(TaskRecord.CODEC.toBytes(foreign)),
+    StagingTaskRecord r = StagingTaskRecord.CODEC.load(store, layout.taskRecordKey(0));
+    StagingTaskRecord foreign = new StagingTaskRecord("other-job", 0, 1, "x", "h", r.files);
+    store.put(layout.taskRecordKey(0), io.objectcommit.fs.Payload.of(StagingTaskRecord.CODEC.toBytes(foreign)),
         io.objectcommit.fs.WriteCondition.none());
-    IOException e = assertThrows(IOException.class, this::commitJob);
-    assertTrue(e.getMessage().contains("other-job"), e.getMessage());
+    assertThrows(ForeignTaskRecordException.class, this::commitJob);
     assertEquals(List.of(), visible());
   }
 
@@ -363,7 +365,7 @@ class StagingProtocolTest {
     commitTask(0, 0, 0, files(0, 1, ""));
     commitTask(1, 0, 0, files(1, 1, ""));
     JobCommitStage.Summary s = commitJob();
-    assertEquals(2, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(2, s.get(CommitterStatistics.JOB_TASKS));
     assertEquals(2, visible().size());
   }
 
@@ -372,7 +374,7 @@ class StagingProtocolTest {
     commitTask(0, 2, 0, Map.of());
     commitTask(1, 2, 0, files(1, 1, ""));
     JobCommitStage.Summary s = commitJob();
-    assertEquals(2, s.get(StagingStatistics.JOB_TASKS));
+    assertEquals(2, s.get(CommitterStatistics.JOB_TASKS));
     assertEquals(List.of(DEST + name(1, 0)), visible());
   }
 }

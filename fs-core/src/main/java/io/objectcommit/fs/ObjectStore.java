@@ -158,6 +158,15 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
     capabilities();
   }
 
+  /**
+   * {@link #capabilities()} for a user's operation, which a failure of the probe names (for example
+   * {@code initialize ckpt://bucket/}): the probe is often the first request sent to a bucket, so its failure
+   * (no bucket, refused credentials, endpoint down) is what the user sees.
+   */
+  default StoreCapabilities capabilities(String operation) throws IOException {
+    return capabilities();
+  }
+
   /** Request statistics of this store instance. */
   StoreStatistics statistics();
 

@@ -20,7 +20,9 @@ import java.util.TreeMap;
  */
 public final class DirManifest extends JsonRecord {
 
-  public static final String TYPE = "objectcommit.checkpoint.dir";
+  /** The record type: {@value}. */
+  public static final String TYPE = "objectcommit/checkpoint/dir-manifest";
+  /** The version this code writes: {@value}. */
   public static final int VERSION = 1;
   /** Compact JSON: manifests of large directories are rewritten at every change. */
   public static final JsonRecordCodec<DirManifest> CODEC = new JsonRecordCodec<>(DirManifest.class, TYPE, 1, VERSION,

@@ -1,8 +1,8 @@
 package io.objectcommit.checkpoint.impl;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -51,11 +51,11 @@ public final class LocalPathBackend implements Backend {
     this.owner = owner;
   }
 
-  /** Opens the backend after checking the root: see {@link LocalRootCheck}. */
-  public static LocalPathBackend open(String authority, java.nio.file.Path root, String requiredFsType,
-      boolean requireMountPoint, boolean fsync, String owner) throws IOException {
-    java.nio.file.Path real = LocalRootCheck.check(authority, root, requiredFsType, requireMountPoint);
-    return new LocalPathBackend(authority, real, fsync, owner);
+  /** Opens the backend of an authority after checking its root: see {@link LocalRootCheck}. */
+  public static LocalPathBackend open(CheckpointOptions options, String owner) throws IOException {
+    java.nio.file.Path real = LocalRootCheck.check(options.authority(), options.localRoot(), options.localFsType(),
+        options.localRequireMountPoint());
+    return new LocalPathBackend(options.authority(), real, options.localFsync(), owner);
   }
 
   java.nio.file.Path local(Path p) {
@@ -73,18 +73,31 @@ public final class LocalPathBackend implements Backend {
     } catch (NoSuchFileException e) {
       throw notFound(path, e);
     } catch (FileSystemException e) {
-      if (isNotDirectory(e)) {
+      if (fileAmongParents(f) != null) {
         throw notFound(path, e); // a parent is a file
       }
       throw e;
     }
-    return new FileStatus(a.isDirectory() ? 0 : a.size(), a.isDirectory(), 1, 32L * 1024 * 1024,
+    return new FileStatus(a.isDirectory() ? 0 : a.size(), a.isDirectory(), 1, CheckpointConstants.BLOCK_SIZE,
         a.lastModifiedTime().toMillis(), a.lastAccessTime().toMillis(), null, owner, owner, path);
   }
 
-  /** ENOTDIR: a component of the path is a file. */
-  static boolean isNotDirectory(FileSystemException e) {
-    return "Not a directory".equals(e.getReason());
+  /**
+   * The nearest parent of {@code f} that exists and is not a directory, or null. Tells ENOTDIR ("a component of
+   * the path is a file") from other failures by looking at the parents, not at the error's text (which the JDK
+   * takes from the C library, in the system's language).
+   */
+  static java.nio.file.Path fileAmongParents(java.nio.file.Path f) {
+    for (java.nio.file.Path p = f.getParent(); p != null; p = p.getParent()) {
+      BasicFileAttributes a;
+      try {
+        a = Files.readAttributes(p, BasicFileAttributes.class);
+      } catch (IOException missingOrBelowAFile) {
+        continue; // look further up
+      }
+      return a.isDirectory() ? null : p;
+    }
+    return null;
   }
 
   private static ParentNotDirectoryException parentNotDirectory(Path path, FileSystemException e) {
@@ -138,7 +151,7 @@ public final class LocalPathBackend implements Backend {
     } catch (java.nio.file.FileAlreadyExistsException e) {
       throw parentNotDirectory(path, e);
     } catch (FileSystemException e) {
-      if (isNotDirectory(e)) {
+      if (fileAmongParents(f) != null) {
         throw parentNotDirectory(path, e);
       }
       throw e;
@@ -173,84 +186,12 @@ public final class LocalPathBackend implements Backend {
     } catch (AccessDeniedException e) {
       throw accessDenied(e, dir);
     } catch (FileSystemException e) {
-      if (isNotDirectory(e)) {
+      if (fileAmongParents(tmp) != null) {
         throw parentNotDirectory(path, e);
       }
       throw e;
     }
-    return new FSDataOutputStream(new LocalAtomicOutputStream(path, f, tmp, ch, overwrite), null);
-  }
-
-  /** The stream of one file: temporary file, then atomic publication on close. */
-  private final class LocalAtomicOutputStream extends OutputStream implements Cancellable {
-    private final Path path;
-    private final java.nio.file.Path target;
-    private final java.nio.file.Path tmp;
-    private final FileChannel ch;
-    private final OutputStream out;
-    private final boolean overwrite;
-    private boolean closed;
-
-    LocalAtomicOutputStream(Path path, java.nio.file.Path target, java.nio.file.Path tmp, FileChannel ch,
-        boolean overwrite) {
-      this.path = path;
-      this.target = target;
-      this.tmp = tmp;
-      this.ch = ch;
-      this.out = java.nio.channels.Channels.newOutputStream(ch);
-      this.overwrite = overwrite;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public synchronized void close() throws IOException {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      try {
-        if (fsync) {
-          ch.force(true);
-        }
-        ch.close();
-        if (overwrite) {
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } else {
-          try {
-            Files.createLink(target, tmp);
-          } catch (java.nio.file.FileAlreadyExistsException e) {
-            FileAlreadyExistsException fe = new FileAlreadyExistsException(path + " already exists");
-            fe.initCause(e);
-            throw fe;
-          }
-          Files.delete(tmp);
-        }
-        if (fsync) {
-          syncDirectory(target.getParent());
-        }
-      } finally {
-        ch.close();
-        Files.deleteIfExists(tmp);
-      }
-    }
-
-    @Override
-    public synchronized void cancel() throws IOException {
-      if (!closed) {
-        closed = true;
-        ch.close();
-        Files.deleteIfExists(tmp);
-      }
-    }
+    return new FSDataOutputStream(new LocalAtomicOutputStream(path, f, tmp, ch, overwrite, fsync), null);
   }
 
   static void syncDirectory(java.nio.file.Path dir) throws IOException {
@@ -343,7 +284,7 @@ public final class LocalPathBackend implements Backend {
     } catch (java.nio.file.FileAlreadyExistsException | DirectoryNotEmptyException | NotDirectoryException e) {
       return false;
     } catch (FileSystemException e) {
-      if (isNotDirectory(e)) {
+      if (fileAmongParents(d) != null) {
         return false;
       }
       throw e;

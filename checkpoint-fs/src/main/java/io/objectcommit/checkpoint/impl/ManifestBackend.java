@@ -1,5 +1,6 @@
 package io.objectcommit.checkpoint.impl;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
 import io.objectcommit.fs.ObjectStore;
@@ -15,7 +16,6 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,10 +37,16 @@ public final class ManifestBackend implements Backend {
   private final OutputBuffers buffers;
   private final String owner;
 
+  /** The backend of one bucket, with the options of its authority. */
+  public ManifestBackend(ObjectStore store, CheckpointOptions options, String owner) throws IOException {
+    this(store, options.s3Prefix(), options.ancestorTtlMs(), options.manifestTtlMs(), options.casAttempts(),
+        options.missingReadAttempts(), new OutputBuffers(options.bufferMemory(), options.bufferDir()), owner);
+  }
+
   /**
    * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
    */
-  public ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
+  ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
       int missingReadAttempts, OutputBuffers buffers, String owner) throws IOException {
     this.store = store;
     this.prefix = prefix;
@@ -128,12 +134,12 @@ public final class ManifestBackend implements Backend {
   }
 
   private FileStatus status(Path path, Entry e) {
-    return new FileStatus(e.isDir() ? 0 : e.size, e.isDir(), 1, 32L * 1024 * 1024, e.mtime, 0, null, owner, owner,
-        path);
+    return new FileStatus(e.isDir() ? 0 : e.size, e.isDir(), 1, CheckpointConstants.BLOCK_SIZE, e.mtime, 0, null,
+        owner, owner, path);
   }
 
   private FileStatus rootStatus(Path path) {
-    return new FileStatus(0, true, 1, 32L * 1024 * 1024, 0, 0, null, owner, owner, path);
+    return new FileStatus(0, true, 1, CheckpointConstants.BLOCK_SIZE, 0, 0, null, owner, owner, path);
   }
 
   // ------------------------------------------------------------------------------------------- queries
@@ -396,14 +402,5 @@ public final class ManifestBackend implements Backend {
 
   static String last(List<String> comps) {
     return comps.get(comps.size() - 1);
-  }
-
-  long manifestTtlMs() {
-    return manifestTtlMs;
-  }
-
-  /** For messages: the S3 path of an unexpected state. */
-  PathIOException inconsistency(String path, String what) {
-    return new PathIOException(path, what);
   }
 }

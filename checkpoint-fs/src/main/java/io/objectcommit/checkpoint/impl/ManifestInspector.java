@@ -2,8 +2,8 @@ package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
-import io.objectcommit.fs.ListPage;
 import io.objectcommit.fs.ObjectInfo;
+import io.objectcommit.fs.commit.Listings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -117,20 +117,15 @@ public final class ManifestInspector {
     long cutoff = System.currentTimeMillis() - minAgeMs;
     String manifests = backend.manifests().manifestsPrefix();
     List<String> garbage = new ArrayList<>();
-    String token = null;
-    do {
-      ListPage page = backend.store().list(backend.prefix(), null, token, 1000);
-      for (ObjectInfo o : page.objects()) {
-        boolean ours = o.key().startsWith(manifests) || DATA_KEY.matcher(o.key()).matches();
-        if (ours && !live.contains(o.key()) && o.lastModified() < cutoff) {
-          garbage.add(o.key());
-          if (out != null) {
-            out.println((dryRun ? "would delete " : "delete ") + backend.store().pathOf(o.key()));
-          }
+    Listings.forEach(backend.store(), backend.prefix(), o -> {
+      boolean ours = o.key().startsWith(manifests) || DATA_KEY.matcher(o.key()).matches();
+      if (ours && !live.contains(o.key()) && o.lastModified() < cutoff) {
+        garbage.add(o.key());
+        if (out != null) {
+          out.println((dryRun ? "would delete " : "delete ") + backend.store().pathOf(o.key()));
         }
       }
-      token = page.nextToken().orElse(null);
-    } while (token != null);
+    });
     if (!dryRun && !garbage.isEmpty()) {
       backend.store().deleteBatch(garbage);
     }

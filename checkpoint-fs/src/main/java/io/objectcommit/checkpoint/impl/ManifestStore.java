@@ -1,11 +1,11 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.files.DirManifest;
-import io.objectcommit.fs.ObjectChangedException;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.StoredBytes;
+import io.objectcommit.fs.commit.CompareAndSwap;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Map;
@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Reads, caches and changes directory manifests. A read serves the cached copy while it is younger than the
  * caller's limit, else revalidates it with one conditional GET (no body when unchanged). A change is applied to
  * the cached copy and written with a compare-and-swap on its ETag ({@code If-None-Match: *} when the directory has
- * no manifest object yet); on a conflict the manifest is read again and the change re-applied. Thread-safe.
+ * no manifest object yet) by the one compare-and-swap loop ({@link CompareAndSwap}); on a conflict the manifest is
+ * read again and the change re-applied. Thread-safe.
  */
 final class ManifestStore {
 
@@ -51,7 +52,7 @@ final class ManifestStore {
 
   private final ObjectStore store;
   private final String prefix;
-  private final int casAttempts;
+  private final CompareAndSwap cas;
   private final LongSupplier clock;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
   private final int missingReadAttempts;
@@ -67,7 +68,7 @@ final class ManifestStore {
       Sleeper sleeper) {
     this.store = store;
     this.prefix = prefix;
-    this.casAttempts = casAttempts;
+    this.cas = new CompareAndSwap(casAttempts, sleeper::sleep);
     this.missingReadAttempts = missingReadAttempts;
     this.clock = clock;
     this.sleeper = sleeper;
@@ -176,7 +177,11 @@ final class ManifestStore {
    * conflict. The change must be a function of the manifest it is given (it may run several times).
    */
   <R> R update(String dirId, String createdAs, Change<R> change) throws IOException {
-    for (int attempt = 0; attempt < casAttempts; attempt++) {
+    String key = manifestKey(dirId);
+    return cas.run(store.pathOf(key), "manifest of directory " + createdAs, attempt -> {
+      if (attempt > 0) {
+        cache.remove(dirId); // the cached copy was stale: read it fresh
+      }
       // First attempt: the cached copy (the CAS checks it is current); after a conflict: a fresh read.
       Cached cur = get(dirId, createdAs, attempt == 0 ? Long.MAX_VALUE : 0);
       DirManifest next = cur.manifest.copy();
@@ -185,30 +190,15 @@ final class ManifestStore {
         return result; // nothing to write
       }
       Payload body = Payload.of(DirManifest.CODEC.toBytes(next));
-      String key = manifestKey(dirId);
-      try {
-        ObjectInfo written = cur.etag == null ? store.createExclusive(key, body) : store.replaceIfMatch(key, body,
-            cur.etag);
-        cache.put(dirId, new Cached(next, written.etag(), clock.getAsLong()));
-        return result;
-      } catch (ObjectChangedException | FileAlreadyExistsException | FileNotFoundException conflict) {
-        LOG.debug("Manifest {} changed under us (attempt {}): {}", key, attempt + 1, conflict.toString());
-        cache.remove(dirId);
-        if (attempt > 0) {
-          pause(attempt - 1); // repeated conflicts: contention, or a store whose reads lag behind its writes
-        }
-      }
-    }
-    throw new PathIOException(store.pathOf(manifestKey(dirId)), "gave up after " + casAttempts
-        + " conflicting concurrent changes of directory " + createdAs);
+      ObjectInfo written = CompareAndSwap.write(() -> cur.etag == null ? store.createExclusive(key, body)
+          : store.replaceIfMatch(key, body, cur.etag));
+      cache.put(dirId, new Cached(next, written.etag(), clock.getAsLong()));
+      return result;
+    });
   }
 
   /** Forgets a directory's cached manifest (after it was deleted). */
   void forget(String dirId) {
     cache.remove(dirId);
-  }
-
-  ObjectStore store() {
-    return store;
   }
 }

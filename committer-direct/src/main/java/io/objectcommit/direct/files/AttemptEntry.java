@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One attempt of a task in its {@link TaskRecord}: what it declared, what it is known to have written, its state. */
+/** One attempt of a task in its {@link DirectTaskRecord}: what it declared, what it is known to have written, its state. */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public final class AttemptEntry {
 

@@ -10,13 +10,13 @@ import io.objectcommit.fs.files.JsonRecordCodec;
  */
 public final class JobMarker extends JsonRecord {
 
-  public static final String TYPE = "io.objectcommit.direct.JobMarker";
+  /** The record type: {@value}. */
+  public static final String TYPE = "objectcommit/direct/job-marker";
+  /** The version this code writes: {@value}. */
   public static final int VERSION = 1;
+  /** Reads and writes job markers. */
+  public static final JsonRecordCodec<JobMarker> CODEC = new JsonRecordCodec<>(JobMarker.class, TYPE, 1, VERSION);
   public static final String COMMITTED = "COMMITTED";
-
-  public static JsonRecordCodec<JobMarker> codec() {
-    return new JsonRecordCodec<>(JobMarker.class, TYPE, 1, VERSION);
-  }
 
   @JsonProperty("jobId")
   public String jobId;

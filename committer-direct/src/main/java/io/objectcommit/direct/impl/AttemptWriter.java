@@ -1,10 +1,11 @@
 package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.DirectCommitterOptions;
+import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.FileGroup;
-import io.objectcommit.direct.files.TaskRecord;
+import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.statistics.StoreStatistics;
 import java.io.Closeable;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +65,7 @@ public final class AttemptWriter implements Closeable {
     this.location = location;
     this.store = store;
     this.options = options;
-    this.record = new TaskRecordHandle(store, location.taskRecordKey(jobId, taskName));
+    this.record = new TaskRecordHandle(store, location.taskRecordKey(jobId, taskName), options.casAttempts());
   }
 
   /**
@@ -91,8 +93,8 @@ public final class AttemptWriter implements Closeable {
   public OutputStream create(String key) throws IOException {
     checkActive();
     if (!location.isOutputKey(key)) {
-      throw new IOException("Task attempt " + attemptId + " may only write under " + location + ", not to "
-          + store.pathOf(key));
+      throw new PathIOException(store.pathOf(key), "task attempt " + attemptId + " may only write under "
+          + location + " (outside the committer's bookkeeping and _SUCCESS)");
     }
     Path dir = options.bufferDir();
     Files.createDirectories(dir);
@@ -149,7 +151,7 @@ public final class AttemptWriter implements Closeable {
     }
     List<String> known = snapshotFiles();
     record.update(current -> {
-      TaskRecord r = current == null ? new TaskRecord(jobId, taskName) : current;
+      DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
       fence(r);
       AttemptEntry e = r.entryOrNew(attemptId);
       if (!e.groups.contains(g)) {
@@ -169,14 +171,14 @@ public final class AttemptWriter implements Closeable {
     open.remove(s);
   }
 
-  private void fence(TaskRecord r) throws IOException {
+  private void fence(DirectTaskRecord r) throws IOException {
     if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
-      throw new IOException("Task attempt " + attemptId + " is superseded: attempt " + r.committedAttempt
-          + " already committed task " + taskName + " of job " + jobId + "; refusing to write more output");
+      throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
+          + " already committed task " + taskName + " of job " + jobId);
     }
     AttemptEntry e = r.entry(attemptId).orElse(null);
     if (e != null && e.state != AttemptEntry.State.WRITING) {
-      throw new IOException("Task attempt " + attemptId + " was " + e.state + "; refusing to write more output");
+      throw new SupersededAttemptException(record.path(), attemptId, "its task record says it was " + e.state);
     }
   }
 
@@ -188,7 +190,7 @@ public final class AttemptWriter implements Closeable {
 
   private void checkActive() throws IOException {
     if (finished) {
-      throw new IOException("Task attempt " + attemptId + " has already committed or aborted");
+      throw new SupersededAttemptException(record.path(), attemptId, "it has already committed or aborted");
     }
   }
 
@@ -208,10 +210,10 @@ public final class AttemptWriter implements Closeable {
     }
     List<FileGroup> groups = new ArrayList<>(declared);
     record.update(current -> {
-      TaskRecord r = current == null ? new TaskRecord(jobId, taskName) : current;
+      DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
       if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
-        throw new IOException("Task " + taskName + " of job " + jobId + " was already committed by attempt "
-            + r.committedAttempt + "; attempt " + attemptId + " may not commit");
+        throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
+            + " already committed task " + taskName + " of job " + jobId);
       }
       Set<String> doomed = new TreeSet<>();
       for (AttemptEntry e : r.attempts) {
@@ -254,7 +256,7 @@ public final class AttemptWriter implements Closeable {
       return;
     }
     record.update(current -> {
-      TaskRecord r = current == null ? new TaskRecord(jobId, taskName) : current;
+      DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
       Set<String> keep = r.committedAttempt != null && !r.committedAttempt.equals(attemptId) ? r.committedKeys()
           : Set.of();
       AttemptEntry me = r.entryOrNew(attemptId);
@@ -281,7 +283,7 @@ public final class AttemptWriter implements Closeable {
       if (current == null || !current.entry(attemptId).isPresent()) {
         return null;
       }
-      TaskRecord r = current;
+      DirectTaskRecord r = current;
       AttemptEntry me = r.entry(attemptId).get();
       Set<String> doomed = new TreeSet<>(Leftovers.of(store, me));
       if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
@@ -301,9 +303,13 @@ public final class AttemptWriter implements Closeable {
 
   private boolean attemptCommitted() {
     try {
-      TaskRecord r = record.read();
+      DirectTaskRecord r = record.read();
       return r != null && attemptId.equals(r.committedAttempt);
     } catch (IOException e) {
+      // unknown: keep the files (deleting committed output would lose data); job commit/abort sorts them out
+      LOG.warn("Task attempt {}: could not read its task record {} ({}); treating the attempt as committed and"
+          + " keeping its files", attemptId, record.path(), e.toString());
+      LOG.debug("task record read failure", e);
       return true;
     }
   }

@@ -5,25 +5,27 @@ import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SpeculationNotSupportedException;
 import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.JobMarker;
-import io.objectcommit.direct.files.TaskRecord;
+import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.StoreGuarantee;
 import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.commit.CommitterStatistics;
+import io.objectcommit.fs.commit.JobId;
+import io.objectcommit.fs.commit.Listings;
+import io.objectcommit.fs.commit.SuccessBuilder;
 import io.objectcommit.fs.files.SuccessData;
-import io.objectcommit.fs.statistics.StoreStatistics;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.Date;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.slf4j.Logger;
@@ -66,7 +68,7 @@ public final class DirectCommitEngine {
 
   public DirectCommitEngine(Path outputPath, Configuration conf, String committerName, SpeculationGuard guard) {
     this.location = OutputLocation.of(outputPath);
-    this.options = DirectCommitterOptions.from(conf);
+    this.options = DirectCommitterOptions.from(conf, location.bucket());
     this.stores = StoreFactory.from(options);
     this.guard = guard;
     this.committerName = committerName;
@@ -116,7 +118,7 @@ public final class DirectCommitEngine {
     conf.set(DirectCommitterConstants.INTERNAL_MODE, mode.name());
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
     if (mode == Mode.DIRECT) {
-      JobIds id = JobIds.resolve(conf, job.getJobID());
+      JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
       LOG.info("Job {}: direct commit to {} ({})", id, location, options);
     }
     return mode;
@@ -140,7 +142,7 @@ public final class DirectCommitEngine {
   private AttemptWriter newWriter(TaskAttemptContext task) throws IOException {
     Configuration conf = task.getConfiguration();
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
-    JobIds id = JobIds.resolve(conf, task.getJobID());
+    JobId id = JobId.resolve(conf, Objects.toString(task.getJobID(), null));
     ObjectStore store = stores.open(location.bucket(), conf);
     try {
       // task records (exclusive create, compare-and-swap) and aborted uploads: docs/stores.md
@@ -191,11 +193,13 @@ public final class DirectCommitEngine {
 
   /** What job commit found, for the committers' own additions (Parquet summary files). */
   public static final class CommittedJob {
+    public final OutputLocation location;
     public final String jobId;
     public final List<CommittedFile> files;
     public final ObjectStore store;
 
-    CommittedJob(String jobId, List<CommittedFile> files, ObjectStore store) {
+    CommittedJob(OutputLocation location, String jobId, List<CommittedFile> files, ObjectStore store) {
+      this.location = location;
       this.jobId = jobId;
       this.files = files;
       this.store = store;
@@ -209,22 +213,22 @@ public final class DirectCommitEngine {
 
   public void commitJob(JobContext job, BeforeSuccess beforeSuccess) throws IOException {
     Configuration conf = job.getConfiguration();
-    JobIds id = JobIds.resolve(conf, job.getJobID());
+    JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
     long start = System.currentTimeMillis();
     try (ObjectStore store = stores.open(location.bucket(), conf)) {
-      Map<String, TaskRecord> records = JobBookkeeping.all(store, location, id.id());
+      Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, id.id());
       Set<String> leftovers = new TreeSet<>();
       List<CommittedFile> files = new ArrayList<>();
-      IOStatisticsSnapshot taskStats = new IOStatisticsSnapshot();
+      Map<String, Long> taskStats = new TreeMap<>();
       int uncommitted = 0;
-      for (TaskRecord r : records.values()) {
+      for (DirectTaskRecord r : records.values()) {
         if (r.committedAttempt == null) {
           uncommitted++;
           leftovers.addAll(JobBookkeeping.everything(store, r));
         } else {
           leftovers.addAll(JobBookkeeping.leftovers(store, r));
           files.addAll(r.committedFiles);
-          r.statistics.forEach((k, v) -> taskStats.counters().merge(k, v, Long::sum));
+          r.statistics.forEach((k, v) -> taskStats.merge(k, v, Long::sum));
         }
       }
       if (uncommitted > 0) {
@@ -232,17 +236,15 @@ public final class DirectCommitEngine {
       }
       Leftovers.delete(store, leftovers, "uncommitted task attempts of job " + id.id());
       if (beforeSuccess != null) {
-        beforeSuccess.run(new CommittedJob(id.id(), files, store));
+        beforeSuccess.run(new CommittedJob(location, id.id(), files, store));
       }
       JobMarker marker = new JobMarker();
       marker.jobId = id.id();
       marker.timestamp = System.currentTimeMillis();
       marker.tasks = records.size();
       marker.files = files.size();
-      JobMarker.codec().save(store, location.jobMarkerKey(id.id()), marker, WriteCondition.none());
-      StoreStatistics.Snapshot jobStats = store.statistics().snapshot();
-      SuccessData success = success(id, records.size(), files, leftovers.size(), start, taskStats, jobStats);
-      SuccessData.codec().save(store, location.successKey(), success, WriteCondition.none());
+      JobMarker.CODEC.save(store, location.jobMarkerKey(id.id()), marker, WriteCondition.none());
+      success(id, records.size(), files, leftovers.size(), start, taskStats).write(store, location.successKey());
       List<String> bookkeeping = new ArrayList<>(records.keySet());
       bookkeeping.add(location.jobMarkerKey(id.id()));
       store.deleteBatch(bookkeeping);
@@ -251,51 +253,27 @@ public final class DirectCommitEngine {
     }
   }
 
-  private SuccessData success(JobIds id, int tasks, List<CommittedFile> files, int leftovers, long start,
-      IOStatisticsSnapshot taskStats, StoreStatistics.Snapshot jobStats) {
-    SuccessData s = new SuccessData();
-    long now = System.currentTimeMillis();
-    s.setTimestamp(now);
-    s.setDate(new Date(now).toString());
-    s.setHostname(hostname());
-    s.setCommitter(DirectCommitterConstants.COMMITTER_NAME);
-    s.setDescription(committerName + " committed " + files.size() + " file(s) of " + tasks + " task(s) to "
-        + location);
-    s.setJobId(id.id());
-    s.setJobIdSource(id.source());
-    Map<String, Long> metrics = new LinkedHashMap<>();
-    metrics.put(SuccessData.METRIC_FILES_COMMITTED, (long) files.size());
-    metrics.put(SuccessData.METRIC_BYTES_COMMITTED, files.stream().mapToLong(f -> f.size).sum());
-    metrics.put("tasks_committed", (long) tasks);
-    metrics.put("leftover_files_deleted", (long) leftovers);
-    metrics.put("job_commit_duration_ms", now - start);
-    s.setMetrics(metrics);
-    Map<String, String> diagnostics = new LinkedHashMap<>();
-    diagnostics.put("destination", location.toString());
-    diagnostics.put(DirectCommitterConstants.ON_SPECULATION, options.onSpeculation().name().toLowerCase());
-    s.setDiagnostics(diagnostics);
-    List<String> names = new ArrayList<>();
+  private SuccessBuilder success(JobId id, int tasks, List<CommittedFile> files, int leftovers, long start,
+      Map<String, Long> taskStats) {
+    SuccessBuilder s = new SuccessBuilder(DirectCommitterConstants.COMMITTER_NAME, id)
+        .description(committerName + " committed " + files.size() + " file(s) of " + tasks + " task(s) to "
+            + location)
+        .committed(files.size(), files.stream().mapToLong(f -> f.size).sum())
+        .metric(CommitterStatistics.JOB_TASKS, tasks)
+        .metric(CommitterStatistics.JOB_LEFTOVERS_DELETED, leftovers)
+        .metric(CommitterStatistics.JOB_COMMIT_MS, System.currentTimeMillis() - start)
+        .diagnostic("destination", location.toString())
+        .diagnostic(DirectCommitterConstants.ON_SPECULATION, options.onSpeculation().name().toLowerCase(Locale.ROOT))
+        .taskCounters(taskStats);
     for (int i = 0; i < files.size() && i < options.successMaxFilenames(); i++) {
-      names.add("/" + files.get(i).key);
+      s.filename(files.get(i).key);
     }
-    s.setFilenames(names);
-    SuccessData.Statistics io = SuccessData.Statistics.of(jobStats.toIOStatistics());
-    taskStats.counters().forEach((k, v) -> io.counters.merge("task." + k, v, Long::sum));
-    s.setIostatistics(io);
     return s;
-  }
-
-  private static String hostname() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 
   /** Deletes every file of the job that its task records account for, its {@code _SUCCESS} if any, and the records. */
   public void abortJob(JobContext job) throws IOException {
-    JobIds id = JobIds.resolve(job.getConfiguration(), job.getJobID());
+    JobId id = JobId.resolve(job.getConfiguration(), Objects.toString(job.getJobID(), null));
     try (ObjectStore store = stores.open(location.bucket(), job.getConfiguration())) {
       int n = cleanup(store, id.id(), false);
       LOG.info("Job {} aborted: {} object(s) of it deleted from {}; store requests: {}", id, n, location,
@@ -313,20 +291,20 @@ public final class DirectCommitEngine {
     boolean committed = false;
     if (keepIfCommitted) {
       try {
-        JobMarker.codec().load(store, location.jobMarkerKey(jobId));
+        JobMarker.CODEC.load(store, location.jobMarkerKey(jobId));
         committed = true;
       } catch (FileNotFoundException e) {
         committed = false;
       }
     }
-    Map<String, TaskRecord> records = JobBookkeeping.all(store, location, jobId);
+    Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, jobId);
     Set<String> doomed = new TreeSet<>();
     if (!committed) {
-      for (TaskRecord r : records.values()) {
+      for (DirectTaskRecord r : records.values()) {
         doomed.addAll(JobBookkeeping.everything(store, r));
       }
       try {
-        SuccessData s = SuccessData.codec().load(store, location.successKey());
+        SuccessData s = SuccessData.CODEC.load(store, location.successKey());
         if (jobId.equals(s.getJobId())) {
           doomed.add(location.successKey());
         }
@@ -341,7 +319,7 @@ public final class DirectCommitEngine {
     }
     Leftovers.delete(store, doomed, "job " + jobId);
     Set<String> bookkeeping = new TreeSet<>(records.keySet());
-    bookkeeping.addAll(JobBookkeeping.list(store, location.jobPrefix(jobId)));
+    bookkeeping.addAll(Listings.keys(store, location.jobPrefix(jobId)));
     bookkeeping.add(location.jobMarkerKey(jobId));
     store.deleteBatch(bookkeeping);
     return doomed.size();
@@ -351,7 +329,7 @@ public final class DirectCommitEngine {
   public List<String> pendingJobs(ObjectStore store) throws IOException {
     Set<String> ids = new TreeSet<>();
     String root = location.bookkeepingRoot();
-    for (String k : JobBookkeeping.list(store, root)) {
+    for (String k : Listings.keys(store, root)) {
       String rest = k.substring(root.length());
       int slash = rest.indexOf('/');
       if (slash > 0) {

@@ -1,16 +1,13 @@
 package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.files.AttemptEntry;
-import io.objectcommit.direct.files.TaskRecord;
-import io.objectcommit.fs.ListPage;
-import io.objectcommit.fs.ObjectInfo;
+import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.commit.Listings;
 import io.objectcommit.fs.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +15,7 @@ import java.util.TreeSet;
 /** Reads a job's task records and finds the files they account for. */
 final class JobBookkeeping {
 
-  private static final JsonRecordCodec<TaskRecord> CODEC = TaskRecord.codec();
+  private static final JsonRecordCodec<DirectTaskRecord> CODEC = DirectTaskRecord.CODEC;
   private static final char[] TYPES = {'m', 'r'};
 
   private JobBookkeeping() {
@@ -29,8 +26,8 @@ final class JobBookkeeping {
    * every task has committed before job commit, so records {@code m-000000, m-000001, ...} are read until the
    * first missing one (then the same for reduce tasks). One GET per task, plus one 404 per task type.
    */
-  static Map<String, TaskRecord> probe(ObjectStore store, OutputLocation loc, String jobId) throws IOException {
-    Map<String, TaskRecord> records = new LinkedHashMap<>();
+  static Map<String, DirectTaskRecord> probe(ObjectStore store, OutputLocation loc, String jobId) throws IOException {
+    Map<String, DirectTaskRecord> records = new LinkedHashMap<>();
     for (char type : TYPES) {
       for (int n = 0; ; n++) {
         String key = loc.taskRecordKey(jobId, OutputLocation.taskName(type, n));
@@ -48,9 +45,9 @@ final class JobBookkeeping {
    * Every task record of a job: the probed ones (which a lagging listing cannot hide) plus those one LIST of the
    * job's bookkeeping finds (a failed job, or an engine that numbers tasks with gaps, has records after a gap).
    */
-  static Map<String, TaskRecord> all(ObjectStore store, OutputLocation loc, String jobId) throws IOException {
-    Map<String, TaskRecord> records = probe(store, loc, jobId);
-    for (String key : list(store, loc.tasksPrefix(jobId))) {
+  static Map<String, DirectTaskRecord> all(ObjectStore store, OutputLocation loc, String jobId) throws IOException {
+    Map<String, DirectTaskRecord> records = probe(store, loc, jobId);
+    for (String key : Listings.keys(store, loc.tasksPrefix(jobId))) {
       if (key.endsWith(".json") && !records.containsKey(key)) {
         try {
           records.put(key, CODEC.load(store, key));
@@ -62,21 +59,8 @@ final class JobBookkeeping {
     return records;
   }
 
-  static List<String> list(ObjectStore store, String prefix) throws IOException {
-    List<String> keys = new ArrayList<>();
-    String token = null;
-    do {
-      ListPage page = store.list(prefix, null, token, 1000);
-      for (ObjectInfo o : page.objects()) {
-        keys.add(o.key());
-      }
-      token = page.nextToken().orElse(null);
-    } while (token != null);
-    return keys;
-  }
-
   /** Files of attempts that did not commit and may still exist, minus the committed files. */
-  static Set<String> leftovers(ObjectStore store, TaskRecord r) throws IOException {
+  static Set<String> leftovers(ObjectStore store, DirectTaskRecord r) throws IOException {
     Set<String> keys = new TreeSet<>();
     for (AttemptEntry e : r.attempts) {
       if (e.state == AttemptEntry.State.WRITING) {
@@ -90,7 +74,7 @@ final class JobBookkeeping {
   }
 
   /** Every file a task record accounts for, committed or not. */
-  static Set<String> everything(ObjectStore store, TaskRecord r) throws IOException {
+  static Set<String> everything(ObjectStore store, DirectTaskRecord r) throws IOException {
     Set<String> keys = new TreeSet<>(r.committedKeys());
     for (AttemptEntry e : r.attempts) {
       if (e.state != AttemptEntry.State.ABORTED) {

@@ -3,9 +3,7 @@ package io.objectcommit.direct.impl;
 import static io.objectcommit.direct.DirectCommitterConstants.BOOKKEEPING_DIR;
 import static io.objectcommit.direct.DirectCommitterConstants.WORK_SCHEME;
 
-import java.net.URI;
-import java.util.Locale;
-import java.util.Set;
+import io.objectcommit.fs.commit.Destination;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -26,56 +24,38 @@ import org.apache.hadoop.mapreduce.TaskID;
  */
 public final class OutputLocation {
 
-  private static final Set<String> SCHEMES = Set.of("s3a", "s3", "s3n");
+  private final Destination destination;
 
-  private final Path destination;
-  private final String bucket;
-  private final String prefix;
-
-  private OutputLocation(Path destination, String bucket, String prefix) {
+  private OutputLocation(Destination destination) {
     this.destination = destination;
-    this.bucket = bucket;
-    this.prefix = prefix;
   }
 
   /**
    * The location of an output path.
    *
-   * @throws IllegalArgumentException for a path that is not on S3 ({@code s3a://}, {@code s3://}, {@code s3n://})
+   * @throws io.objectcommit.fs.commit.UnsupportedDestinationException for a path that is not on S3
+   *     ({@code s3a://}, {@code s3://}, {@code s3n://} with a bucket)
    */
   public static OutputLocation of(Path destination) {
-    URI uri = destination.toUri();
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!SCHEMES.contains(scheme) || uri.getAuthority() == null) {
-      throw new IllegalArgumentException("The direct committer writes to S3 only (s3a://bucket/path), not to "
-          + destination);
-    }
-    String key = uri.getPath() == null ? "" : uri.getPath();
-    while (key.startsWith("/")) {
-      key = key.substring(1);
-    }
-    while (key.endsWith("/")) {
-      key = key.substring(0, key.length() - 1);
-    }
-    return new OutputLocation(destination, uri.getAuthority(), key.isEmpty() ? "" : key + "/");
+    return new OutputLocation(Destination.of(destination, "direct committer"));
   }
 
   public Path destination() {
-    return destination;
+    return destination.path();
   }
 
   public String bucket() {
-    return bucket;
+    return destination.bucket();
   }
 
   /** The key prefix of the destination: empty (bucket root) or ending with '/'. */
   public String prefix() {
-    return prefix;
+    return destination.prefix();
   }
 
   /** Prefix of all bookkeeping of all jobs under this destination. */
   public String bookkeepingRoot() {
-    return prefix + BOOKKEEPING_DIR + "/";
+    return prefix() + BOOKKEEPING_DIR + "/";
   }
 
   /** Prefix of one job's bookkeeping. */
@@ -96,17 +76,19 @@ public final class OutputLocation {
   }
 
   public String successKey() {
-    return prefix + "_SUCCESS";
+    return destination.successKey();
   }
 
   /** The work path of a task attempt. */
   public Path workPath(String attemptId) {
+    String prefix = prefix();
     String tail = prefix.isEmpty() ? "" : "/" + prefix.substring(0, prefix.length() - 1);
-    return new Path(WORK_SCHEME + "://" + bucket + "/" + attemptId + tail);
+    return new Path(WORK_SCHEME + "://" + bucket() + "/" + attemptId + tail);
   }
 
   /** True for a key a task may write: under the destination, outside the bookkeeping, not the success marker. */
   public boolean isOutputKey(String key) {
+    String prefix = prefix();
     return key.startsWith(prefix) && key.length() > prefix.length() && !key.startsWith(bookkeepingRoot())
         && !key.equals(successKey());
   }
@@ -124,6 +106,6 @@ public final class OutputLocation {
 
   @Override
   public String toString() {
-    return "s3://" + bucket + "/" + prefix;
+    return destination.toString();
   }
 }

@@ -42,7 +42,8 @@ public final class ParquetSummaryFiles {
     if (level == JobSummaryLevel.NONE) {
       return;
     }
-    AttemptWriter writer = AttemptWriter.forJobCommit(job.jobId, location, job.store, DirectCommitterOptions.from(conf));
+    AttemptWriter writer = AttemptWriter.forJobCommit(job.jobId, location, job.store,
+        DirectCommitterOptions.from(conf, location.bucket()));
     AttemptRegistry.register(writer);
     try {
       Path root = location.workPath(writer.attemptId());

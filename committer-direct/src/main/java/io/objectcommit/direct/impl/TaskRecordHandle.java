@@ -1,47 +1,48 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.direct.files.TaskRecord;
-import io.objectcommit.fs.ObjectChangedException;
+import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.commit.CompareAndSwap;
 import io.objectcommit.fs.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 
 /**
- * One task's {@link TaskRecord} as this attempt last saw it, updated by compare-and-swap: the first write is an
- * exclusive create (one request when no earlier attempt exists), later ones are {@code If-Match} the ETag of our
- * previous write. On a conflict the record is read again and the change recomputed from it.
+ * One task's {@link DirectTaskRecord} as this attempt last saw it, updated by compare-and-swap
+ * ({@link CompareAndSwap}): the first write is an exclusive create (one request when no earlier attempt exists),
+ * later ones are {@code If-Match} the ETag of our previous write. On a conflict the record is read again and the
+ * change recomputed from it.
  */
 final class TaskRecordHandle {
 
   /** A change of the record: from the current one (null if none exists) to the next, or null to write nothing. */
   interface Change {
-    TaskRecord apply(TaskRecord current) throws IOException;
+    DirectTaskRecord apply(DirectTaskRecord current) throws IOException;
   }
 
-  private static final int MAX_CONFLICTS = 20;
-  private static final JsonRecordCodec<TaskRecord> CODEC = TaskRecord.codec();
+  private static final JsonRecordCodec<DirectTaskRecord> CODEC = DirectTaskRecord.CODEC;
 
   private final ObjectStore store;
   private final String key;
-  private TaskRecord current;
+  private final CompareAndSwap cas;
+  private DirectTaskRecord current;
   private String etag;
   private boolean known;
 
-  TaskRecordHandle(ObjectStore store, String key) {
+  TaskRecordHandle(ObjectStore store, String key, int casAttempts) {
     this.store = store;
     this.key = key;
+    this.cas = new CompareAndSwap(casAttempts);
   }
 
-  String key() {
-    return key;
+  String path() {
+    return store.pathOf(key);
   }
 
   /** The record as last read or written (a copy), or null if none exists; read once if not known yet. */
-  synchronized TaskRecord read() throws IOException {
+  synchronized DirectTaskRecord read() throws IOException {
     if (!known) {
       load();
     }
@@ -50,7 +51,7 @@ final class TaskRecordHandle {
 
   private void load() throws IOException {
     try {
-      JsonRecordCodec.Loaded<TaskRecord> l = CODEC.loadWithEtag(store, key);
+      JsonRecordCodec.Loaded<DirectTaskRecord> l = CODEC.loadWithEtag(store, key);
       current = l.record();
       etag = l.info().etag();
     } catch (FileNotFoundException e) {
@@ -65,27 +66,24 @@ final class TaskRecordHandle {
    * the change is first tried against "no record" (an exclusive create), which is right for a first attempt.
    *
    * @return the record now stored
+   * @throws io.objectcommit.fs.commit.CasConflictException when other attempts kept changing it
    */
-  synchronized TaskRecord update(Change change) throws IOException {
-    for (int i = 0; i < MAX_CONFLICTS; i++) {
-      TaskRecord base = known && current != null ? current.copy() : null;
-      TaskRecord next = change.apply(base);
+  synchronized DirectTaskRecord update(Change change) throws IOException {
+    return cas.run(store.pathOf(key), "task record", attempt -> {
+      if (attempt > 0) {
+        load();
+      }
+      DirectTaskRecord base = known && current != null ? current.copy() : null;
+      DirectTaskRecord next = change.apply(base);
       if (next == null) {
         return base;
       }
-      try {
-        ObjectInfo info = base == null
-            ? CODEC.save(store, key, next, WriteCondition.ifAbsent())
-            : CODEC.save(store, key, next, WriteCondition.ifMatch(etag));
-        current = next.copy();
-        etag = info.etag();
-        known = etag != null;
-        return next;
-      } catch (FileAlreadyExistsException | ObjectChangedException | FileNotFoundException conflict) {
-        load();
-      }
-    }
-    throw new IOException(store.pathOf(key) + ": gave up after " + MAX_CONFLICTS
-        + " conflicting updates of the task record (other attempts of the task keep changing it)");
+      WriteCondition condition = base == null ? WriteCondition.ifAbsent() : WriteCondition.ifMatch(etag);
+      ObjectInfo info = CompareAndSwap.write(() -> CODEC.save(store, key, next, condition));
+      current = next.copy();
+      etag = info.etag();
+      known = etag != null;
+      return next;
+    });
   }
 }

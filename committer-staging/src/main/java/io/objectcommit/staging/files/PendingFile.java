@@ -14,16 +14,16 @@ import java.util.List;
 public final class PendingFile {
 
   @JsonProperty("path")
-  private String path;
+  public String path;
 
   @JsonProperty("uploadId")
-  private String uploadId;
+  public String uploadId;
 
   @JsonProperty("length")
-  private long length;
+  public long length;
 
   @JsonProperty("etags")
-  private List<String> etags = new ArrayList<>();
+  public List<String> etags = new ArrayList<>();
 
   public PendingFile() {
   }
@@ -33,24 +33,6 @@ public final class PendingFile {
     this.uploadId = uploadId;
     this.length = length;
     this.etags = new ArrayList<>(etags);
-  }
-
-  /** The path relative to the destination, '/'-separated, for example {@code year=2024/part-00000-x.parquet}. */
-  public String getPath() {
-    return path;
-  }
-
-  public String getUploadId() {
-    return uploadId;
-  }
-
-  public long getLength() {
-    return length;
-  }
-
-  /** ETags of parts 1..n. */
-  public List<String> getEtags() {
-    return etags;
   }
 
   /** The partition directory of the file ({@code ""} for a file directly in the destination). */

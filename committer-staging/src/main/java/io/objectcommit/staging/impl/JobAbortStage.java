@@ -1,12 +1,12 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.ListPage;
 import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.commit.Listings;
+import io.objectcommit.staging.JobAbortIncompleteException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,17 +41,12 @@ public final class JobAbortStage {
    */
   public long abort(boolean deleteCompleted, int taskCountHint) throws IOException {
     TreeSet<Integer> indices = new TreeSet<>();
-    String token = null;
-    do {
-      ListPage page = store.list(layout.recordsPrefix(), null, token, 1000);
-      for (ObjectInfo o : page.objects()) {
-        int i = layout.taskIndexOf(o.key());
-        if (i >= 0) {
-          indices.add(i);
-        }
+    Listings.forEach(store, layout.recordsPrefix(), o -> {
+      int i = layout.taskIndexOf(o.key());
+      if (i >= 0) {
+        indices.add(i);
       }
-      token = page.nextToken().orElse(null);
-    } while (token != null);
+    });
     long aborted = 0;
     long deleted = 0;
     List<String> recordKeys = new ArrayList<>();
@@ -65,27 +60,27 @@ public final class JobAbortStage {
       while (!todo.isEmpty()) {
         for (int w = 0; w < todo.size(); w += window) {
           List<Integer> slice = todo.subList(w, Math.min(todo.size(), w + window));
-          List<Parallel.IoTask<TaskRecord>> loads = new ArrayList<>();
+          List<Parallel.IoTask<StagingTaskRecord>> loads = new ArrayList<>();
           for (int i : slice) {
             loads.add(() -> records.load(i));
           }
-          List<TaskRecord> loaded;
+          List<StagingTaskRecord> loaded;
           try {
             loaded = parallel.runAll(loads);
           } catch (IOException e) {
-            failure = e;
+            failure = first(failure, e);
             continue;
           }
           List<Parallel.IoTask<Void>> work = new ArrayList<>();
           List<String> finalKeys = new ArrayList<>();
-          for (TaskRecord r : loaded) {
+          for (StagingTaskRecord r : loaded) {
             if (r == null) {
               continue;
             }
-            count = Math.max(count, r.getTaskCount());
-            recordKeys.add(layout.taskRecordKey(r.getTaskIndex()));
-            for (PendingFile f : r.getFiles()) {
-              MultipartUpload u = new MultipartUpload(layout.finalKey(f.getPath()), f.getUploadId(), 0);
+            count = Math.max(count, r.taskCount);
+            recordKeys.add(layout.taskRecordKey(r.taskIndex));
+            for (PendingFile f : r.files) {
+              MultipartUpload u = new MultipartUpload(layout.finalKey(f.path), f.uploadId, 0);
               work.add(() -> {
                 store.abortMultipartUpload(u);
                 return null;
@@ -101,7 +96,7 @@ public final class JobAbortStage {
               deleted += finalKeys.size();
             }
           } catch (IOException e) {
-            failure = e;
+            failure = first(failure, e);
           }
         }
         todo = new ArrayList<>();
@@ -118,19 +113,28 @@ public final class JobAbortStage {
         try {
           aborted += Sweep.abortJobUploads(store, layout, parallel);
         } catch (IOException e) {
-          failure = failure == null ? e : failure;
+          failure = first(failure, e);
         }
       }
-      for (int i = 0; i < recordKeys.size(); i += 1000) {
-        store.deleteBatch(recordKeys.subList(i, Math.min(recordKeys.size(), i + 1000)));
-      }
+      store.deleteBatch(recordKeys);
     }
     LOG.info("Job {} aborted: {} pending uploads aborted{}", layout.jobId(), aborted,
         deleteCompleted ? ", " + deleted + " completed files deleted" : "");
     if (failure != null) {
-      throw new IOException("Job " + layout.jobId() + ": abort could not remove everything; `objectcommit-uploads"
-          + " abort` removes what is left: " + failure, failure);
+      throw new JobAbortIncompleteException(store.pathOf(layout.destPrefix()), layout.jobId(),
+          layout.leftoverUploadsHint(), failure);
     }
     return aborted;
+  }
+
+  /** The first failure stays the one reported; later ones are added to it as suppressed. */
+  private static IOException first(IOException first, IOException next) {
+    if (first == null) {
+      return next;
+    }
+    if (first != next) {
+      first.addSuppressed(next);
+    }
+    return first;
   }
 }

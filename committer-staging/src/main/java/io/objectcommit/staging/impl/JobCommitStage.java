@@ -6,10 +6,16 @@ import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.commit.CommitterStatistics;
+import io.objectcommit.fs.commit.ForeignTaskRecordException;
+import io.objectcommit.fs.commit.Listings;
+import io.objectcommit.fs.commit.MissingTaskRecordException;
+import io.objectcommit.staging.CommitConflictException;
+import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.staging.ConflictMode;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.hadoop.fs.PathExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +39,8 @@ import org.slf4j.LoggerFactory;
  *       data; {@code replace}, Spark's Overwrite and dynamic partition overwrite delete the old objects there,
  *       now that every new file is known to be uploaded;</li>
  *   <li><b>complete</b> every upload, in parallel, a window of records at a time;</li>
- *   <li>write {@code _SUCCESS}, delete the task records, and abort any upload of this job no record names
- *       (attempts that died during task commit).</li>
+ *   <li>abort any upload of this job no record names (attempts that died during task commit), write
+ *       {@code _SUCCESS} (with the number of uploads so swept), delete the task records.</li>
  * </ol>
  */
 public final class JobCommitStage {
@@ -119,20 +124,19 @@ public final class JobCommitStage {
       TaskRecords records = new TaskRecords(store, layout, parallel);
 
       // 1. load and validate every record; cache what fits
-      TaskRecord first = records.load(0);
-      int count = taskCountHint > 0 ? taskCountHint : first != null && first.getTaskCount() > 0
-          ? first.getTaskCount() : options.taskCount();
+      StagingTaskRecord first = records.load(0);
+      int count = taskCountHint > 0 ? taskCountHint : first != null && first.taskCount > 0
+          ? first.taskCount : options.taskCount();
       if (first == null) {
-        throw new IOException("Job " + layout.jobId() + ": no record of task 0 at " + store.pathOf(
-            layout.taskRecordKey(0)) + ": no task of this job was committed with the staging committer (or its"
-            + " record was deleted); nothing was made visible");
+        throw new MissingTaskRecordException(store.pathOf(layout.taskRecordKey(0)), layout.jobId(), "0",
+            "no task of this job was committed with the staging committer, or its record was deleted");
       }
       boolean countKnown = count > 0;
       if (!countKnown) {
         LOG.warn("Job {}: the task count is unknown (not run by Spark and {} unset): reading task records until the"
-            + " first missing one", layout.jobId(), io.objectcommit.staging.StagingConstants.TASK_COUNT);
+            + " first missing one", layout.jobId(), StagingConstants.TASK_COUNT);
       }
-      List<TaskRecord> cache = new ArrayList<>();
+      List<StagingTaskRecord> cache = new ArrayList<>();
       long cachedUploads = 0;
       boolean caching = true;
       long heldMax = 0;
@@ -144,44 +148,45 @@ public final class JobCommitStage {
       boolean ended = false;
       for (int lo = 0; lo < limit && !ended; lo += window()) {
         int hi = (int) Math.min((long) limit, (long) lo + window());
-        List<TaskRecord> win = lo == 0 ? withFirst(first, records.loadWindow(1, hi)) : records.loadWindow(lo, hi);
+        List<StagingTaskRecord> win = lo == 0 ? withFirst(first, records.loadWindow(1, hi)) : records.loadWindow(lo, hi);
         long windowUploads = 0;
         for (int i = 0; i < win.size(); i++) {
-          TaskRecord r = win.get(i);
+          StagingTaskRecord r = win.get(i);
           int index = lo + i;
           if (r == null) {
             if (countKnown) {
-              throw new IOException("Job " + layout.jobId() + ": no record of task " + index + " of " + count + " at "
-                  + store.pathOf(layout.taskRecordKey(index)) + "; nothing was made visible");
+              throw new MissingTaskRecordException(store.pathOf(layout.taskRecordKey(index)), layout.jobId(),
+                  index + " of " + count, "");
             }
             ended = true;
             limit = index;
             continue;
           }
           if (ended) {
-            throw new IOException("Job " + layout.jobId() + ": record of task " + index + " after a missing one (task "
-                + limit + "); set " + io.objectcommit.staging.StagingConstants.TASK_COUNT);
+            throw new ForeignTaskRecordException(store.pathOf(layout.taskRecordKey(index)), "job " + layout.jobId()
+                + " has a record of task " + index + " after a missing one (task " + limit + "); set "
+                + StagingConstants.TASK_COUNT + " when the engine does not give the task count");
           }
-          if (countKnown && r.getTaskCount() != 0 && r.getTaskCount() != count) {
-            throw new IOException(store.pathOf(layout.taskRecordKey(index)) + ": task " + index + " says the job has "
-                + r.getTaskCount() + " tasks, task 0 says " + count);
+          if (countKnown && r.taskCount != 0 && r.taskCount != count) {
+            throw new ForeignTaskRecordException(store.pathOf(layout.taskRecordKey(index)), "task " + index
+                + " says job " + layout.jobId() + " has " + r.taskCount + " tasks, task 0 says " + count);
           }
           loaded++;
-          windowUploads += r.getFiles().size();
-          for (PendingFile f : r.getFiles()) {
+          windowUploads += r.files.size();
+          for (PendingFile f : r.files) {
             files++;
-            bytes += f.getLength();
+            bytes += f.length;
             if (filenames.size() < options.successFilenamesLimit()) {
-              filenames.add(layout.finalKey(f.getPath()));
+              filenames.add(layout.finalKey(f.path));
             }
             if (needsPartitions()) {
               partitions.add(f.partition());
             }
           }
-          taskMs += r.getStatistics().getOrDefault(StagingStatistics.TASK_COMMIT_MS, 0L);
-          if (caching && cachedUploads + r.getFiles().size() <= options.cachedUploads()) {
+          taskMs += r.statistics.getOrDefault(CommitterStatistics.TASK_COMMIT_MS, 0L);
+          if (caching && cachedUploads + r.files.size() <= options.cachedUploads()) {
             cache.add(r);
-            cachedUploads += r.getFiles().size();
+            cachedUploads += r.files.size();
           } else {
             caching = false;
           }
@@ -189,18 +194,18 @@ public final class JobCommitStage {
         heldMax = Math.max(heldMax, cachedUploads + windowUploads);
       }
       int tasks = loaded;
-      stats.put(StagingStatistics.JOB_TASKS, (long) tasks);
-      stats.put(StagingStatistics.JOB_FILES, files);
-      stats.put(StagingStatistics.JOB_BYTES, bytes);
-      stats.put(StagingStatistics.TASK_COMMIT_MS_TOTAL, taskMs);
+      stats.put(CommitterStatistics.JOB_TASKS, (long) tasks);
+      stats.put(CommitterStatistics.FILES_COMMITTED, files);
+      stats.put(CommitterStatistics.BYTES_COMMITTED, bytes);
+      stats.put(CommitterStatistics.TASK_COMMIT_MS_TOTAL, taskMs);
       if (needsPartitions()) {
-        stats.put(StagingStatistics.JOB_PARTITIONS, (long) partitions.size());
+        stats.put(CommitterStatistics.JOB_PARTITIONS, (long) partitions.size());
       }
       LOG.info("Job {}: {} tasks committed {} files ({} bytes) as pending uploads to {}", layout.jobId(), tasks, files,
           bytes, layout);
 
       // 2. conflicts
-      stats.put(StagingStatistics.JOB_OLD_OBJECTS_DELETED, resolveConflicts(partitions));
+      stats.put(CommitterStatistics.JOB_OLD_OBJECTS_DELETED, resolveConflicts(partitions));
 
       // 3. complete
       completionStarted = true;
@@ -208,7 +213,7 @@ public final class JobCommitStage {
       long completed = 0;
       for (int lo = 0; lo < tasks; lo += window()) {
         int hi = Math.min(tasks, lo + window());
-        List<TaskRecord> win;
+        List<StagingTaskRecord> win;
         if (hi <= cache.size()) {
           win = cache.subList(lo, hi);
         } else {
@@ -217,53 +222,64 @@ public final class JobCommitStage {
             win.addAll(cache.subList(lo, cache.size()));
           }
           int from = Math.max(lo, cache.size());
-          for (TaskRecord r : records.loadWindow(from, hi)) {
+          List<StagingTaskRecord> reread = records.loadWindow(from, hi);
+          for (int i = 0; i < reread.size(); i++) {
+            StagingTaskRecord r = reread.get(i);
             if (r == null) {
-              throw new IOException("Job " + layout.jobId() + ": a task record disappeared during job commit under "
-                  + store.pathOf(layout.recordsPrefix()));
+              throw new MissingTaskRecordException(store.pathOf(layout.taskRecordKey(from + i)), layout.jobId(),
+                  String.valueOf(from + i), "the record disappeared during job commit; files completed so far are"
+                  + " visible");
             }
             win.add(r);
             reloaded++;
           }
           long windowUploads = 0;
-          for (TaskRecord r : win) {
-            windowUploads += r.getFiles().size();
+          for (StagingTaskRecord r : win) {
+            windowUploads += r.files.size();
           }
           heldMax = Math.max(heldMax, cachedUploads + windowUploads);
         }
         completed += completeAll(parallel, win);
       }
       cache.clear();
-      stats.put(StagingStatistics.JOB_RECORDS_RELOADED, reloaded);
-      stats.put(StagingStatistics.JOB_UPLOADS_HELD_MAX, heldMax);
+      stats.put(CommitterStatistics.JOB_RECORDS_RELOADED, reloaded);
+      stats.put(CommitterStatistics.JOB_UPLOADS_HELD_MAX, heldMax);
       if (completed != files) {
         throw new IOException("Job " + layout.jobId() + ": completed " + completed + " uploads of " + files);
       }
 
-      // 4. _SUCCESS, cleanup
-      stats.put(StagingStatistics.JOB_COMMIT_MS, System.currentTimeMillis() - start);
-      stats.put(StagingStatistics.JOB_UPLOADS_SWEPT, 0L);
+      // 4. sweep (every upload a record names is complete now: what is left of this job is an orphan),
+      // _SUCCESS with the real count, then the records
+      long swept = 0;
+      if (options.sweepUploads()) {
+        try {
+          swept = Sweep.abortJobUploads(store, layout, parallel);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Job {}: its files are complete, but aborting its orphaned uploads failed ({}): {}",
+              layout.jobId(), layout.leftoverUploadsHint(), e.toString());
+          LOG.debug("sweep failure", e);
+        }
+      }
+      stats.put(CommitterStatistics.JOB_UPLOADS_SWEPT, swept);
+      stats.put(CommitterStatistics.JOB_COMMIT_MS, System.currentTimeMillis() - start);
       Summary summary = new Summary(stats, filenames, partitions);
       if (successWriter != null) {
         successWriter.write(store, layout, summary);
       }
       try {
         deleteRecords(tasks);
-        if (options.sweepUploads()) {
-          long swept = Sweep.abortJobUploads(store, layout, parallel);
-          stats.put(StagingStatistics.JOB_UPLOADS_SWEPT, swept);
-        }
       } catch (IOException | RuntimeException e) {
-        LOG.warn("Job {} is committed, but cleaning up its records under {} failed: {}", layout.jobId(),
+        LOG.warn("Job {} is committed, but deleting its records under {} failed: {}", layout.jobId(),
             store.pathOf(layout.recordsPrefix()), e.toString());
+        LOG.debug("record deletion failure", e);
       }
       LOG.info("Job {} committed: {}", layout.jobId(), stats);
-      return new Summary(stats, filenames, partitions);
+      return summary;
     }
   }
 
-  private static List<TaskRecord> withFirst(TaskRecord first, List<TaskRecord> rest) {
-    List<TaskRecord> all = new ArrayList<>(rest.size() + 1);
+  private static List<StagingTaskRecord> withFirst(StagingTaskRecord first, List<StagingTaskRecord> rest) {
+    List<StagingTaskRecord> all = new ArrayList<>(rest.size() + 1);
     all.add(first);
     all.addAll(rest);
     return all;
@@ -287,9 +303,7 @@ public final class JobCommitStage {
         for (String p : scope) {
           String existing = firstExisting(p);
           if (existing != null) {
-            throw new PathExistsException(store.pathOf(existing), "the destination "
-                + (p.isEmpty() ? "" : "partition " + p + " ") + "already holds data and the conflict mode is fail"
-                + " (fs.objectcommit.staging.conflict-mode); nothing of job " + layout.jobId() + " was made visible");
+            throw new CommitConflictException(store.pathOf(existing), p, layout.jobId());
           }
         }
       } else if (options.conflictMode() == ConflictMode.REPLACE) {
@@ -326,33 +340,30 @@ public final class JobCommitStage {
     return null;
   }
 
-  /** Deletes every object under {@code relative} but the staging records, 1,000 per request, as listed. */
+  /** Deletes every object under {@code relative} but the staging records (one LIST page, one DELETE, as listed). */
   private long deleteUnder(String relative) throws IOException {
-    String prefix = prefixOf(relative);
     String staging = layout.stagingPrefix();
-    long deleted = 0;
-    String token = null;
-    do {
-      ListPage page = store.list(prefix, null, token, 1000);
-      List<String> keys = new ArrayList<>();
-      for (ObjectInfo o : page.objects()) {
-        if (!o.key().startsWith(staging)) {
-          keys.add(o.key());
-        }
+    List<String> page = new ArrayList<>();
+    long[] deleted = {0};
+    Listings.forEach(store, prefixOf(relative), o -> {
+      if (!o.key().startsWith(staging)) {
+        page.add(o.key());
       }
-      if (!keys.isEmpty()) {
-        store.deleteBatch(keys);
-        deleted += keys.size();
+      if (page.size() == Listings.PAGE_SIZE) {
+        deleted[0] += store.deleteBatch(page);
+        page.clear();
       }
-      token = page.nextToken().orElse(null);
-    } while (token != null);
-    return deleted;
+    });
+    if (!page.isEmpty()) {
+      deleted[0] += store.deleteBatch(page);
+    }
+    return deleted[0];
   }
 
-  private long completeAll(Parallel parallel, List<TaskRecord> window) throws IOException {
+  private long completeAll(Parallel parallel, List<StagingTaskRecord> window) throws IOException {
     List<Parallel.IoTask<Void>> completes = new ArrayList<>();
-    for (TaskRecord r : window) {
-      for (PendingFile f : r.getFiles()) {
+    for (StagingTaskRecord r : window) {
+      for (PendingFile f : r.files) {
         completes.add(() -> {
           complete(f);
           return null;
@@ -364,26 +375,20 @@ public final class JobCommitStage {
   }
 
   private void complete(PendingFile f) throws IOException {
-    List<UploadedPart> parts = new ArrayList<>(f.getEtags().size());
+    List<UploadedPart> parts = new ArrayList<>(f.etags.size());
     int n = 1;
-    for (String etag : f.getEtags()) {
+    for (String etag : f.etags) {
       parts.add(new UploadedPart(n++, etag, 0));
     }
-    store.completeMultipartUpload(new MultipartUpload(layout.finalKey(f.getPath()), f.getUploadId(), 0), parts,
+    store.completeMultipartUpload(new MultipartUpload(layout.finalKey(f.path), f.uploadId, 0), parts,
         WriteCondition.none());
   }
 
   private void deleteRecords(int tasks) throws IOException {
-    List<String> keys = new ArrayList<>();
+    List<String> keys = new ArrayList<>(tasks);
     for (int i = 0; i < tasks; i++) {
       keys.add(layout.taskRecordKey(i));
-      if (keys.size() == 1000) {
-        store.deleteBatch(keys);
-        keys.clear();
-      }
     }
-    if (!keys.isEmpty()) {
-      store.deleteBatch(keys);
-    }
+    store.deleteBatch(keys);
   }
 }

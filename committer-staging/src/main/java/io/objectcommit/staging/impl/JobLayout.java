@@ -1,7 +1,8 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.staging.StagingConstants;
-import java.net.URI;
+import io.objectcommit.fs.commit.CommitConstants;
+import io.objectcommit.fs.commit.Destination;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 
@@ -12,6 +13,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class JobLayout {
 
+  private final String scheme;
   private final String bucket;
   private final String destPrefix;
   private final String jobId;
@@ -23,30 +25,29 @@ public final class JobLayout {
    * @param jobId the job's id (Spark's write UUID)
    */
   public JobLayout(String bucket, String destKey, String jobId) {
+    this("s3a", bucket, destKey, jobId);
+  }
+
+  private JobLayout(String scheme, String bucket, String destKey, String jobId) {
     if (jobId == null || jobId.isEmpty() || jobId.contains("/")) {
       throw new IllegalArgumentException("bad job id '" + jobId + "'");
     }
+    this.scheme = scheme;
     this.bucket = bucket;
     this.destPrefix = destKey.isEmpty() ? "" : destKey + "/";
     this.jobId = jobId;
     this.recordsPrefix = destPrefix + StagingConstants.STAGING_DIR_NAME + "/" + jobId + "/";
   }
 
-  /** The layout of a job writing to {@code dest}, an {@code s3a://bucket/path} (or s3://, s3n://) path. */
+  /**
+   * The layout of a job writing to {@code dest}, by the committers' one destination rule ({@link Destination}).
+   *
+   * @throws io.objectcommit.fs.commit.UnsupportedDestinationException for a path that is not on S3
+   */
   public static JobLayout of(Path dest, String jobId) {
-    URI uri = dest.toUri();
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.startsWith("s3") || uri.getHost() == null) {
-      throw new IllegalArgumentException("the staging committer writes to s3a://bucket/path destinations, not " + dest);
-    }
-    String key = uri.getPath() == null ? "" : uri.getPath();
-    while (key.startsWith("/")) {
-      key = key.substring(1);
-    }
-    while (key.endsWith("/")) {
-      key = key.substring(0, key.length() - 1);
-    }
-    return new JobLayout(uri.getHost(), key, jobId);
+    Destination d = Destination.of(dest, "staging committer");
+    String prefix = d.prefix();
+    return new JobLayout(d.path().toUri().getScheme().toLowerCase(Locale.ROOT), d.bucket(), prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1), jobId);
   }
 
   public String bucket() {
@@ -96,7 +97,22 @@ public final class JobLayout {
 
   /** The key of {@code _SUCCESS}. */
   public String successKey() {
-    return destPrefix + "_SUCCESS";
+    return destPrefix + CommitConstants.SUCCESS_FILE;
+  }
+
+  /** The destination as the user wrote it ({@code s3a://bucket/path}, no trailing '/'). */
+  public String destination() {
+    String p = destPrefix.isEmpty() ? "" : destPrefix.substring(0, destPrefix.length() - 1);
+    return scheme + "://" + bucket + "/" + p;
+  }
+
+  /**
+   * What to tell a user whose job left pending uploads behind: the command that aborts them (cli-names:
+   * {@code objectcommit uploads abort}), or a lifecycle rule.
+   */
+  public String leftoverUploadsHint() {
+    return "run `objectcommit uploads abort " + destination() + " --older-than 0s` once no other job writes to "
+        + destination() + ", or add a bucket lifecycle rule that aborts incomplete multipart uploads";
   }
 
   @Override

@@ -4,9 +4,10 @@ import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.UploadedPart;
+import io.objectcommit.fs.commit.CommitterStatistics;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,16 +33,16 @@ public final class TaskCommitStage {
 
   /** What task commit did. */
   public static final class Result {
-    private final TaskRecord record;
+    private final StagingTaskRecord record;
     private final boolean won;
 
-    Result(TaskRecord record, boolean won) {
+    Result(StagingTaskRecord record, boolean won) {
       this.record = record;
       this.won = won;
     }
 
     /** The record saved by this attempt, or the winner's record when {@link #won()} is false. */
-    public TaskRecord record() {
+    public StagingTaskRecord record() {
       return record;
     }
 
@@ -94,25 +95,25 @@ public final class TaskCommitStage {
         throw e;
       }
     }
-    TaskRecord record = new TaskRecord(layout.jobId(), taskIndex, taskCount, attemptId, hostname, files);
+    StagingTaskRecord record = new StagingTaskRecord(layout.jobId(), taskIndex, taskCount, attemptId, hostname, files);
     long bytes = record.bytes();
-    record.getStatistics().put(StagingStatistics.TASK_FILES, (long) files.size());
-    record.getStatistics().put(StagingStatistics.TASK_BYTES, bytes);
-    record.getStatistics().put(StagingStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
+    record.statistics.put(CommitterStatistics.TASK_FILES, (long) files.size());
+    record.statistics.put(CommitterStatistics.TASK_BYTES, bytes);
+    record.statistics.put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
     String key = layout.taskRecordKey(taskIndex);
     try {
-      TaskRecord.CODEC.save(store, key, record, io.objectcommit.fs.WriteCondition.ifAbsent());
+      StagingTaskRecord.CODEC.save(store, key, record, io.objectcommit.fs.WriteCondition.ifAbsent());
     } catch (FileAlreadyExistsException e) {
       abortQuietly(started, "another attempt of task " + taskIndex + " committed first");
-      TaskRecord winner = null;
+      StagingTaskRecord winner = null;
       try {
-        winner = TaskRecord.CODEC.load(store, key);
+        winner = StagingTaskRecord.CODEC.load(store, key);
       } catch (IOException notReadable) {
         LOG.warn("Cannot read the record of the attempt that committed task {} first: {}", taskIndex,
             notReadable.toString());
       }
       LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted",
-          attemptId, taskIndex, winner == null ? "?" : winner.getTaskAttemptId(), files.size());
+          attemptId, taskIndex, winner == null ? "?" : winner.taskAttemptId, files.size());
       return new Result(winner, false);
     } catch (IOException | RuntimeException e) {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));
@@ -160,8 +161,9 @@ public final class TaskCommitStage {
       }
       parallel.runAll(aborts);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Could not abort every upload ({}); `objectcommit-uploads abort` or a bucket lifecycle rule removes"
-          + " what is left: {}", why, e.toString());
+      LOG.warn("Could not abort every upload ({}); to remove what is left, {}: {}", why,
+          layout.leftoverUploadsHint(), e.toString());
+      LOG.debug("abort failure", e);
     }
   }
 }

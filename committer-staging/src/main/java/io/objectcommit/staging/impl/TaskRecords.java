@@ -1,7 +1,8 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.staging.files.TaskRecord;
+import io.objectcommit.staging.files.StagingTaskRecord;
+import io.objectcommit.fs.commit.ForeignTaskRecordException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,24 +22,24 @@ final class TaskRecords {
   }
 
   /** The record of task {@code index}, or null when there is none (one GET). */
-  TaskRecord load(int index) throws IOException {
+  StagingTaskRecord load(int index) throws IOException {
     String key = layout.taskRecordKey(index);
-    TaskRecord r;
+    StagingTaskRecord r;
     try {
-      r = TaskRecord.CODEC.load(store, key);
+      r = StagingTaskRecord.CODEC.load(store, key);
     } catch (FileNotFoundException e) {
       return null;
     }
-    if (!layout.jobId().equals(r.getJobId()) || r.getTaskIndex() != index) {
-      throw new IOException(store.pathOf(key) + ": record of job " + r.getJobId() + " task " + r.getTaskIndex()
-          + " found where job " + layout.jobId() + " task " + index + " was expected");
+    if (!layout.jobId().equals(r.jobId) || r.taskIndex != index) {
+      throw new ForeignTaskRecordException(store.pathOf(key), "record of job " + r.jobId + " task "
+          + r.taskIndex + " found where job " + layout.jobId() + " task " + index + " was expected");
     }
     return r;
   }
 
   /** Records {@code from..to-1}, loaded in parallel; null where there is none. */
-  List<TaskRecord> loadWindow(int from, int to) throws IOException {
-    List<Parallel.IoTask<TaskRecord>> loads = new ArrayList<>();
+  List<StagingTaskRecord> loadWindow(int from, int to) throws IOException {
+    List<Parallel.IoTask<StagingTaskRecord>> loads = new ArrayList<>();
     for (int i = from; i < to; i++) {
       int index = i;
       loads.add(() -> load(index));

@@ -2,6 +2,9 @@ package io.objectcommit.fs.config;
 
 import io.objectcommit.fs.FsCoreConstants;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +16,12 @@ import org.apache.hadoop.conf.Configuration;
  * fs.objectcommit.retry.limit}) wins over the base key. Bad values fail at once with an
  * {@link IllegalArgumentException} naming the key that was actually read. Secrets are read through
  * {@link Configuration#getPassword(String)}, so Hadoop credential providers work, and never appear in messages.
+ *
+ * <p>The one way objectcommit reads its configuration: every module parses its keys once, through this class, into
+ * an immutable options object ({@code StoreOptions}, {@code CheckpointOptions}, the committers' options). Keys
+ * outside {@code fs.s3a.} and {@code fs.objectcommit.} (Hadoop's or Spark's own) have no per-bucket form and are
+ * read as they are. The "bucket" is the bucket of the store being configured; for a {@code ckpt://} authority on
+ * the local-path backend it is the authority's name.
  */
 public final class ConfigReader {
 
@@ -97,6 +106,69 @@ public final class ConfigReader {
     return (int) n;
   }
 
+  public long getLong(String key, long def, long min, long max) {
+    String v = get(key, null);
+    if (v == null) {
+      return def;
+    }
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw bad(key, v, "an integer");
+    }
+    if (n < min || n > max) {
+      throw bad(key, v, "an integer from " + min + " to " + max);
+    }
+    return n;
+  }
+
+  /**
+   * A comma-separated list, each entry trimmed, empty entries dropped; {@code def} when the key is unset or blank.
+   * The result is unmodifiable.
+   */
+  public List<String> getList(String key, List<String> def) {
+    String v = get(key, null);
+    if (v == null) {
+      return def;
+    }
+    List<String> out = new ArrayList<>();
+    for (String s : v.split(",")) {
+      String t = s.trim();
+      if (!t.isEmpty()) {
+        out.add(t);
+      }
+    }
+    return out.isEmpty() ? def : Collections.unmodifiableList(out);
+  }
+
+  /**
+   * One constant of {@code type}, written case-insensitively with '-' or '_' between words ({@code abort-task}
+   * for {@code ABORT_TASK}); {@code def} when unset or blank. A bad value fails naming the key and the choices.
+   */
+  public <E extends Enum<E>> E getEnum(String key, Class<E> type, E def) {
+    String v = get(key, null);
+    if (v == null) {
+      return def;
+    }
+    String wanted = v.replace('-', '_');
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(wanted)) {
+        return e;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      names.add(enumValue(e));
+    }
+    throw bad(key, v, "one of " + String.join(", ", names));
+  }
+
+  /** How an enum constant is written in the configuration: lower case, '-' between words. */
+  public static String enumValue(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
   /** A duration in milliseconds: plain milliseconds, or with a unit (ns, us, ms, s, m, h, d). */
   public long getDurationMs(String key, long defMs, long minMs) {
     String v = get(key, null);
@@ -172,7 +244,11 @@ public final class ConfigReader {
     throw bad(key, v, "one of " + String.join(", ", allowed));
   }
 
-  private IllegalArgumentException bad(String key, String value, String expected) {
+  /**
+   * An {@link IllegalArgumentException} for a bad value of {@code key}, naming the key in force, the value and
+   * what was expected: for checks this class cannot make (a combination of keys, a value out of another range).
+   */
+  public IllegalArgumentException bad(String key, String value, String expected) {
     return new IllegalArgumentException("Invalid value '" + value + "' of " + effectiveKey(key) + ": expected "
         + expected);
   }

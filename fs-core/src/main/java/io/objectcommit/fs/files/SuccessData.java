@@ -24,7 +24,7 @@ import org.apache.hadoop.fs.statistics.MeanStatistic;
 public final class SuccessData extends JsonRecord {
 
   /** Our record type: {@value}. */
-  public static final String TYPE = "io.objectcommit.fs.files.SuccessData";
+  public static final String TYPE = "objectcommit/core/success";
   /** The version this code writes: {@value}. */
   public static final int VERSION = 1;
   /** The {@code name} field of S3A's marker, which readers check: {@value}. */
@@ -34,10 +34,8 @@ public final class SuccessData extends JsonRecord {
   /** {@code metrics} key with the number of committed bytes: {@value}. */
   public static final String METRIC_BYTES_COMMITTED = "bytes_committed";
 
-  /** The codec of this record. */
-  public static JsonRecordCodec<SuccessData> codec() {
-    return new JsonRecordCodec<>(SuccessData.class, TYPE, 1, VERSION);
-  }
+  /** Reads and writes {@code _SUCCESS} markers. */
+  public static final JsonRecordCodec<SuccessData> CODEC = new JsonRecordCodec<>(SuccessData.class, TYPE, 1, VERSION);
 
   @JsonProperty("name")
   private String name = S3A_NAME;

@@ -1,19 +1,16 @@
 package io.objectcommit.fs.impl;
 
-import static io.objectcommit.fs.impl.S3ObjectStore.isStatus;
+import static io.objectcommit.fs.impl.S3Requests.isStatus;
 
 import com.amazonaws.AmazonClientException;
 import com.amazonaws.AmazonServiceException;
-import com.amazonaws.AmazonWebServiceRequest;
 import com.amazonaws.services.s3.model.ObjectMetadata;
 import io.objectcommit.fs.ConditionalWritesUnsupportedException;
 import io.objectcommit.fs.FsCoreConstants;
-import io.objectcommit.fs.ObjectChangedException;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.StoreCapabilities;
 import io.objectcommit.fs.WriteCondition;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -25,8 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Conditional writes: the request headers, what a refusal means, and whether the store honours them at all
- * (probed once per bucket and endpoint in this JVM, per {@link FsCoreConstants#CONDITIONAL_WRITES}).
+ * Conditional writes: single conditional PUTs and what their refusal means, and whether the store honours the
+ * conditions at all (probed once per bucket and endpoint in this JVM, per {@link FsCoreConstants#CONDITIONAL_WRITES}).
+ * Sends its requests through {@link S3Requests} only.
  */
 final class ConditionalWrites {
 
@@ -36,31 +34,37 @@ final class ConditionalWrites {
   private static final Map<String, Object> PROBED = new ConcurrentHashMap<>();
   private static final Map<String, Boolean> WARNED = new ConcurrentHashMap<>();
 
-  private final S3ObjectStore store;
+  private final S3Requests requests;
   private final StoreOptions options;
   private final String where;
 
-  ConditionalWrites(S3ObjectStore store, StoreOptions options, String where) {
-    this.store = store;
+  ConditionalWrites(S3Requests requests, StoreOptions options) {
+    this.requests = requests;
     this.options = options;
-    this.where = where;
+    this.where = requests.where();
   }
 
-  /** Adds the condition's header to a request. */
-  static void applyTo(AmazonWebServiceRequest req, WriteCondition c) {
-    switch (c.kind()) {
-      case IF_ABSENT:
-        req.putCustomRequestHeader("If-None-Match", "*");
-        break;
-      case IF_MATCH:
-        req.putCustomRequestHeader("If-Match", "\"" + c.etag() + "\"");
-        break;
-      default:
-        break;
-    }
+  /**
+   * One PUT of a repeatable payload with the condition's header. A retried PUT that meets its own earlier write
+   * (a refusal after an ambiguous failure, the object carrying this call's write id) is reported as the success
+   * it was.
+   */
+  ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException {
+    String writeId = UUID.randomUUID().toString();
+    return requests.put(key, payload, condition, writeId,
+        (e, attempt) -> onRefusedPut(e, attempt, key, condition, writeId));
   }
 
-  StoreCapabilities capabilities() throws IOException {
+  /**
+   * What the store supports, probing it if the configuration asks for detection and this JVM has not probed the
+   * bucket and endpoint yet.
+   *
+   * @param trigger the user's operation that needs the answer, for messages (e.g. {@code createExclusive
+   *     s3://b/k})
+   * @throws ConditionalWritesUnsupportedException if the store ignores or rejects the conditions (cached: every
+   *     later call for the same bucket and endpoint throws a new one without a request)
+   */
+  StoreCapabilities capabilities(String trigger) throws IOException {
     switch (options.conditionalWrites()) {
       case ASSUME:
         return new StoreCapabilities(StoreCapabilities.ConditionalWrites.ASSUMED);
@@ -71,24 +75,23 @@ final class ConditionalWrites {
         }
         return new StoreCapabilities(StoreCapabilities.ConditionalWrites.EMULATED);
       default:
-        return detected();
+        return detected(trigger);
     }
   }
 
-  private StoreCapabilities detected() throws IOException {
+  private StoreCapabilities detected(String trigger) throws IOException {
     Object known = PROBED.get(where);
     if (known == null) {
       synchronized (PROBED) {
         known = PROBED.get(where);
         if (known == null) {
-          known = probe();
+          known = probe(trigger);
           PROBED.put(where, known);
         }
       }
     }
     if (known instanceof ConditionalWritesUnsupportedException) {
-      ConditionalWritesUnsupportedException cached = (ConditionalWritesUnsupportedException) known;
-      throw new ConditionalWritesUnsupportedException(cached.getPath().toString(), cached.getMessage());
+      throw ((ConditionalWritesUnsupportedException) known).copy();
     }
     return (StoreCapabilities) known;
   }
@@ -96,33 +99,66 @@ final class ConditionalWrites {
   /**
    * Two exclusive PUTs of one new key: the first must succeed and the second be refused. Returns the
    * capabilities, or the exception saying the store lacks them (not thrown: cached and thrown by the caller).
+   * A failure of the check itself (no bucket, refused credentials, endpoint down) is thrown as the first failure,
+   * described by {@link ProbeFailure}; the probe object's removal never replaces it.
    */
-  private Object probe() throws IOException {
+  private Object probe(String trigger) throws IOException {
     String key = options.probePrefix() + UUID.randomUUID();
-    String path = store.pathOf(key);
+    boolean[] written = {false};
+    Object result;
+    try {
+      result = probeWrites(key, written);
+    } catch (IOException e) {
+      IOException reported = ProbeFailure.describe(e, trigger, requests.bucket(), where);
+      if (written[0] || ProbeFailure.mayHaveWritten(e)) {
+        removeProbe(key, reported);
+      }
+      throw reported;
+    }
+    if (written[0]) {
+      removeProbe(key, null);
+    }
+    return result;
+  }
+
+  private Object probeWrites(String key, boolean[] written) throws IOException {
+    String path = requests.pathOf(key);
     Payload body = Payload.of("objectcommit conditional-write probe".getBytes(StandardCharsets.UTF_8));
     long t0 = System.nanoTime();
     try {
-      try {
-        store.putSingle(key, body, WriteCondition.ifAbsent());
-      } catch (IOException e) {
-        if (e.getCause() instanceof AmazonServiceException) {
-          int status = ((AmazonServiceException) e.getCause()).getStatusCode();
-          if (status == 400 || status == 501) {
-            return unsupported(path, "it rejects the If-None-Match header (" + status + ")");
-          }
+      put(key, body, WriteCondition.ifAbsent());
+      written[0] = true;
+    } catch (IOException e) {
+      if (e.getCause() instanceof AmazonServiceException) {
+        int status = ((AmazonServiceException) e.getCause()).getStatusCode();
+        if (status == 400 || status == 501) {
+          return unsupported(path, "it rejects the If-None-Match header (" + status + ")");
         }
-        throw e;
       }
-      try {
-        store.putSingle(key, body, WriteCondition.ifAbsent());
-        return unsupported(path, "it ignores If-None-Match: a second exclusive PUT of " + path + " succeeded");
-      } catch (FileAlreadyExistsException expected) {
-        LOG.info("Conditional writes verified on {} in {} ms", where, (System.nanoTime() - t0) / 1_000_000);
-        return new StoreCapabilities(StoreCapabilities.ConditionalWrites.VERIFIED);
+      throw e;
+    }
+    try {
+      put(key, body, WriteCondition.ifAbsent());
+      return unsupported(path, "it ignores If-None-Match: a second exclusive PUT of " + path + " succeeded");
+    } catch (FileAlreadyExistsException expected) {
+      LOG.info("Conditional writes verified on {} in {} ms", where, (System.nanoTime() - t0) / 1_000_000);
+      return new StoreCapabilities(StoreCapabilities.ConditionalWrites.VERIFIED);
+    }
+  }
+
+  /** Deletes the probe object; a failure is added to {@code failure} (when there is one) and logged, never thrown. */
+  private void removeProbe(String key, IOException failure) {
+    try {
+      requests.delete(key);
+    } catch (IOException | RuntimeException e) {
+      if (failure != null) {
+        failure.addSuppressed(e);
+        LOG.debug("Could not delete the probe object {} after the check failed", requests.pathOf(key), e);
+      } else {
+        LOG.warn("Could not delete the conditional-write probe object {} (harmless; delete it by hand): {}",
+            requests.pathOf(key), e.toString());
+        LOG.debug("probe delete failure", e);
       }
-    } finally {
-      store.delete(key);
     }
   }
 
@@ -132,27 +168,31 @@ final class ConditionalWrites {
         + FsCoreConstants.CONDITIONAL_WRITES + "=emulate for a weaker mode that is safe with one writer per key only"
         + " (see docs/user-guide.md).";
     LOG.error(msg);
-    return new ConditionalWritesUnsupportedException(path, msg);
+    return new ConditionalWritesUnsupportedException(path, msg, where, requests.bucket(),
+        FsCoreConstants.CONDITIONAL_WRITES);
   }
 
   /**
    * Makes sure a condition can be honoured. Where conditional writes are emulated, checks it with a HEAD now and
    * returns {@link WriteCondition#none()} for the write itself.
+   *
+   * @param operation the user's operation, for messages ({@code createExclusive}, {@code completeMultipartUpload})
    */
-  WriteCondition prepare(String key, WriteCondition c) throws IOException {
-    if (!c.isConditional() || capabilities().atomicConditionalWrites()) {
+  WriteCondition prepare(String key, WriteCondition c, String operation) throws IOException {
+    if (!c.isConditional()
+        || capabilities(operation + " " + requests.pathOf(key)).atomicConditionalWrites()) {
       return c;
     }
-    Optional<ObjectInfo> current = store.head(key);
+    Optional<ObjectInfo> current = requests.head(key).map(md -> S3Requests.info(key, md));
     if (c.kind() == WriteCondition.Kind.IF_ABSENT && current.isPresent()) {
-      throw refusal(store.pathOf(key), "put", c, false);
+      throw WriteConditions.refusal(requests.pathOf(key), "put", c, false);
     }
     if (c.kind() == WriteCondition.Kind.IF_MATCH) {
       if (current.isEmpty()) {
-        throw refusal(store.pathOf(key), "put", c, true);
+        throw WriteConditions.refusal(requests.pathOf(key), "put", c, true);
       }
       if (!c.etag().equals(current.get().etag())) {
-        throw refusal(store.pathOf(key), "put", c, false);
+        throw WriteConditions.refusal(requests.pathOf(key), "put", c, false);
       }
     }
     return WriteCondition.none();
@@ -163,34 +203,23 @@ final class ConditionalWrites {
    * succeeded (a timeout, a reset), the object now carrying our write id is our own success. Otherwise throws
    * the refusal. Returns null for other failures.
    */
-  ObjectInfo onRefusedPut(AmazonClientException e, int attempt, String key, WriteCondition c, String writeId)
+  private ObjectInfo onRefusedPut(AmazonClientException e, int attempt, String key, WriteCondition c, String writeId)
       throws IOException {
-    boolean gone = c.kind() == WriteCondition.Kind.IF_MATCH && isStatus(e, 404);
+    boolean gone = c.kind() == WriteCondition.Kind.IF_MATCH && isStatus(e, 404)
+        && !"NoSuchBucket".equals(((AmazonServiceException) e).getErrorCode());
     if (!c.isConditional() || !(isStatus(e, 412) || gone)) {
       return null;
     }
     if (attempt > 0) {
-      Optional<ObjectMetadata> md = store.headMetadata(key);
-      if (md.isPresent() && writeId.equals(md.get().getUserMetaDataOf(S3ObjectStore.WRITE_ID))) {
-        LOG.debug("{}: a retried conditional PUT found its own earlier write", store.pathOf(key));
-        return S3ObjectStore.info(key, md.get());
+      Optional<ObjectMetadata> md = requests.head(key);
+      if (md.isPresent() && writeId.equals(md.get().getUserMetaDataOf(S3Requests.WRITE_ID))) {
+        LOG.debug("{}: a retried conditional PUT found its own earlier write", requests.pathOf(key));
+        return S3Requests.info(key, md.get());
       }
     }
-    IOException refusal = refusal(store.pathOf(key), "put", c, gone);
+    IOException refusal = WriteConditions.refusal(requests.pathOf(key), "put", c, gone);
     refusal.initCause(e);
     throw refusal;
-  }
-
-  static IOException refusal(String path, String op, WriteCondition c, boolean gone) {
-    if (c.kind() == WriteCondition.Kind.IF_ABSENT) {
-      return new FileAlreadyExistsException(path + ": " + op + ": an object already exists (exclusive create,"
-          + " If-None-Match: *, refused)");
-    }
-    if (gone) {
-      return new FileNotFoundException(path + ": " + op + " (If-Match " + c.etag() + "): the object no longer"
-          + " exists");
-    }
-    return new ObjectChangedException(path, op, c.etag());
   }
 
   /** Forgets probe results (tests). */

@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * credentials) wins and is asked first from then on. Any other exception propagates.
  *
  * <p>When none gives credentials, one {@link NoCredentialsException} lists every provider with what it needed.
- * The built-in providers' messages are ours and name only keys and variables; a custom provider's message is
- * not repeated (it is not ours to vet for secrets): its exception is the cause (the first) or suppressed.
+ * The built-in providers' messages are ours: they name keys and environment variables, never values, and for
+ * container or instance credentials add the AWS SDK's own reason (which carries no credentials). A custom
+ * provider's message is not repeated (it is not ours to vet for secrets): its exception is the cause (the
+ * first) or suppressed.
  */
 public final class CredentialProviderChain implements AWSCredentialsProvider {
 

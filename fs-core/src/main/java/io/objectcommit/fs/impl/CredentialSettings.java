@@ -60,15 +60,6 @@ final class CredentialSettings {
     return copy;
   }
 
-  private String shortNames() {
-    StringBuilder b = new StringBuilder("[");
-    for (String p : providers) {
-      b.append(b.length() > 1 ? ", " : "")
-          .append(CredentialsBinding.isMapped(p) ? p.substring(p.lastIndexOf('.') + 1) : p);
-    }
-    return b.append(']').toString();
-  }
-
   String cacheKey() {
     return "providers=" + providers + ";keys=" + Secrets.hash(accessKey, secretKey, sessionToken);
   }
@@ -78,6 +69,7 @@ final class CredentialSettings {
     String keys = accessKey == null && secretKey == null
         ? "no keys"
         : "access key " + Secrets.mask(accessKey) + (sessionToken != null ? " with session token" : "");
-    return "providers " + shortNames() + ", " + keys;
+    return "providers " + providers.stream().map(CredentialsBinding::displayName)
+        .collect(java.util.stream.Collectors.toList()) + ", " + keys;
   }
 }

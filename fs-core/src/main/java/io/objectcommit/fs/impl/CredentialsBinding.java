@@ -17,8 +17,7 @@ import org.apache.hadoop.conf.Configuration;
  * Builds the credential provider of an S3 client from {@link S3ClientSettings}, as S3A 3.3.4 does
  * ({@code S3AUtils.createAWSCredentialProviderSet}): the classes of {@code fs.s3a.aws.credentials.provider}
  * (Hadoop's default list {@link io.objectcommit.fs.FsCoreConstants#CREDENTIALS_PROVIDER_DEFAULT} when the key is
- * empty), asked in order by a
- * {@link CredentialProviderChain}; a provider with nothing to give is skipped.
+ * empty), asked in order by a {@link CredentialProviderChain}; a provider with nothing to give is skipped.
  *
  * <ul>
  *   <li>S3A's and the SDK's usual providers are our own classes, so that hadoop-aws need not be on the classpath
@@ -64,7 +63,7 @@ public final class CredentialsBinding {
     List<String> names = new ArrayList<>();
     for (String name : c.providers) {
       list.add(instantiate(name, settings, env));
-      names.add(isMapped(name) ? name.substring(name.lastIndexOf('.') + 1) : name);
+      names.add(displayName(name));
     }
     return new CredentialProviderChain(c.providerKey, names, list);
   }
@@ -81,6 +80,11 @@ public final class CredentialsBinding {
         loadClass(name, c, c.providerConfiguration());
       }
     }
+  }
+
+  /** How messages name a provider: ours by their simple class name, custom classes by their full name. */
+  static String displayName(String name) {
+    return isMapped(name) ? name.substring(name.lastIndexOf('.') + 1) : name;
   }
 
   /** Whether {@code name} is one of the providers we implement ourselves. */
@@ -101,7 +105,7 @@ public final class CredentialsBinding {
   private static AWSCredentialsProvider instantiate(String name, S3ClientSettings settings,
       UnaryOperator<String> env) {
     CredentialSettings c = settings.credentials();
-    String shortName = name.substring(name.lastIndexOf('.') + 1);
+    String shortName = displayName(name);
     switch (name) {
       case S3A_SIMPLE:
         return KeysCredentialsProvider.fromConfiguration(shortName, c, false, false);

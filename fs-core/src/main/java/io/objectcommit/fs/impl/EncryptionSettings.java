@@ -1,6 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.services.s3.model.CopyObjectRequest;
 import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
 import com.amazonaws.services.s3.model.GetObjectRequest;
 import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
@@ -199,32 +198,6 @@ public final class EncryptionSettings {
   public GetObjectMetadataRequest applyTo(GetObjectMetadataRequest request) {
     if (method == Method.SSE_C) {
       request.setSSECustomerKey(customerKey());
-    }
-    return request;
-  }
-
-  /**
-   * Adds the headers of a copy: SSE-C keys for source and destination (both objects use the configured key),
-   * the KMS key of the destination, and AES256 on the new metadata when the request carries new metadata. Without
-   * new metadata the SDK copies the source's metadata, and an SSE-S3 copy gets the bucket's default encryption
-   * (SSE-S3 on AWS S3).
-   */
-  public CopyObjectRequest applyTo(CopyObjectRequest request) {
-    switch (method) {
-      case SSE_S3:
-        if (request.getNewObjectMetadata() != null) {
-          request.getNewObjectMetadata().setSSEAlgorithm(SSEAlgorithm.AES256.getAlgorithm());
-        }
-        break;
-      case SSE_KMS:
-        request.setSSEAwsKeyManagementParams(kmsParams());
-        break;
-      case SSE_C:
-        request.setSourceSSECustomerKey(customerKey());
-        request.setDestinationSSECustomerKey(customerKey());
-        break;
-      default:
-        break;
     }
     return request;
   }

@@ -59,6 +59,9 @@ public final class ErrorTranslation {
         default:
           result = new PathIOException(path, summary);
       }
+    } else if (e instanceof NoCredentialsException) {
+      // As S3A: no credentials is an access problem; the message lists the providers asked (never a secret).
+      result = new AccessDeniedException(path, null, op + " failed: " + e.getMessage() + " on " + where);
     } else if (e instanceof AbortedException) {
       result = new InterruptedIOException(path + ": " + op + " interrupted");
     } else {

@@ -8,7 +8,6 @@ import com.amazonaws.auth.InstanceProfileCredentialsProvider;
 import com.amazonaws.internal.CredentialsEndpointProvider;
 import java.net.URI;
 import java.util.Collections;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -45,16 +44,18 @@ final class InstanceCredentialsProvider implements AWSCredentialsProvider {
     String full = trimmed(env.apply(FULL_URI));
     URI uri = null;
     String problem = null;
-    if (relative != null) {
-      uri = URI.create(ECS_HOST + relative);
-    } else if (full != null) {
+    if (relative != null || full != null) {
+      String variable = relative != null ? RELATIVE_URI : FULL_URI;
       try {
-        uri = URI.create(full);
-        if (!"https".equalsIgnoreCase(uri.getScheme()) && !LOOPBACK.contains(uri.getHost())) {
+        uri = URI.create(relative != null ? ECS_HOST + relative : full);
+        if (uri.getHost() == null) {
+          problem = "container credentials: " + variable + " is not a URL with a host";
+        } else if (relative == null && !"https".equalsIgnoreCase(uri.getScheme())
+            && !LOOPBACK.contains(uri.getHost())) {
           problem = "container credentials: " + FULL_URI + " must be an https URL or name localhost or 127.0.0.1";
         }
       } catch (IllegalArgumentException e) {
-        problem = "container credentials: " + FULL_URI + " is not a URL";
+        problem = "container credentials: " + variable + " is not a URL";
       }
     }
     String disabledBy = uri == null ? metadataDisabledBy(env) : null;
@@ -140,11 +141,6 @@ final class InstanceCredentialsProvider implements AWSCredentialsProvider {
     @Override
     public Map<String, String> getHeaders() {
       return token == null ? Collections.emptyMap() : Collections.singletonMap("Authorization", token);
-    }
-
-    @Override
-    public String toString() {
-      return uri.getScheme().toLowerCase(Locale.ROOT) + "://" + uri.getHost();
     }
   }
 }

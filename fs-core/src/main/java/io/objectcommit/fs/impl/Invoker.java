@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one store operation: sends the request, times and counts it, retries what {@link RetryPolicy} allows, and
  * translates the final failure once ({@link ErrorTranslation}). Every request, retry and failure is recorded in
- * {@link StoreStatistics} under the operation's name.
+ * {@link StoreStatistics} under the operation's name; retries apart by kind (throttled, or transient: the
+ * {@link RetryPolicy} kinds TRANSIENT and CONNECT).
  */
 public final class Invoker {
 
@@ -79,7 +80,8 @@ public final class Invoker {
           throw errors.translate(op, path, e, attempt);
         }
         retries.put(kind, done + 1);
-        statistics.recordRetry(op);
+        statistics.recordRetry(op, kind == RetryPolicy.Kind.THROTTLED ? StoreStatistics.RetryKind.THROTTLED
+            : StoreStatistics.RetryKind.TRANSIENT);
         long wait = policy.backoffMs(done, () -> ThreadLocalRandom.current().nextDouble());
         LOG.debug("{} {}: {} failure, retry {} in {} ms: {}", op, path, kind, done + 1, wait, e.toString());
         try {

@@ -1,6 +1,6 @@
 package io.objectcommit.fs.impl;
 
-import static io.objectcommit.fs.impl.S3ObjectStore.isStatus;
+import static io.objectcommit.fs.impl.S3Requests.isStatus;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
@@ -38,34 +38,30 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Multipart uploads: the single operations, and whole uploads of large payloads (parts of the configured size,
- * sent one after another, so at most one part of a stream is in memory; aborted if anything fails).
+ * sent one after another, so at most one part of a stream is in memory; aborted if anything fails). Sends its
+ * requests through {@link S3Requests} only.
  */
 final class MultipartWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(MultipartWriter.class);
 
-  private final S3ObjectStore store;
-  private final AmazonS3 client;
-  private final Invoker invoker;
+  private final S3Requests requests;
   private final EncryptionSettings encryption;
   private final long partSize;
 
-  MultipartWriter(S3ObjectStore store, AmazonS3 client, Invoker invoker, EncryptionSettings encryption,
-      StoreOptions options) {
-    this.store = store;
-    this.client = client;
-    this.invoker = invoker;
-    this.encryption = encryption;
+  MultipartWriter(S3Requests requests, StoreOptions options) {
+    this.requests = requests;
+    this.encryption = requests.encryption();
     this.partSize = options.multipartSize();
   }
 
   MultipartUpload initiate(String key, String writeId) throws IOException {
-    String uploadId = invoker.invoke(OP_MULTIPART_INITIATE, store.pathOf(key), attempt -> {
+    String uploadId = requests.send(OP_MULTIPART_INITIATE, requests.pathOf(key), (s3, attempt) -> {
       ObjectMetadata md = new ObjectMetadata();
-      md.addUserMetadata(S3ObjectStore.WRITE_ID, writeId);
-      InitiateMultipartUploadRequest req = new InitiateMultipartUploadRequest(store.bucket(), key, md);
+      md.addUserMetadata(S3Requests.WRITE_ID, writeId);
+      InitiateMultipartUploadRequest req = new InitiateMultipartUploadRequest(requests.bucket(), key, md);
       encryption.applyTo(req);
-      return client.initiateMultipartUpload(req).getUploadId();
+      return s3.initiateMultipartUpload(req).getUploadId();
     });
     return new MultipartUpload(key, uploadId, System.currentTimeMillis());
   }
@@ -82,31 +78,31 @@ final class MultipartWriter {
     }
     Payload p = repeatable;
     long length = p.length();
-    return invoker.invoke(OP_MULTIPART_PART, store.pathOf(upload.key()), attempt -> {
+    return requests.send(OP_MULTIPART_PART, requests.pathOf(upload.key()), (s3, attempt) -> {
       UploadPartRequest req = newPartRequest(upload, partNumber, length).withInputStream(p.open());
-      return send(req, partNumber, length);
+      return send(s3, req, partNumber, length);
     });
   }
 
   private UploadedPart uploadFilePart(MultipartUpload upload, int partNumber, Path file, long offset, long length)
       throws IOException {
-    return invoker.invoke(OP_MULTIPART_PART, store.pathOf(upload.key()), attempt -> {
+    return requests.send(OP_MULTIPART_PART, requests.pathOf(upload.key()), (s3, attempt) -> {
       UploadPartRequest req = newPartRequest(upload, partNumber, length).withFile(file.toFile())
           .withFileOffset(offset);
-      return send(req, partNumber, length);
+      return send(s3, req, partNumber, length);
     });
   }
 
   private UploadPartRequest newPartRequest(MultipartUpload upload, int partNumber, long length) {
-    UploadPartRequest req = new UploadPartRequest().withBucketName(store.bucket()).withKey(upload.key())
+    UploadPartRequest req = new UploadPartRequest().withBucketName(requests.bucket()).withKey(upload.key())
         .withUploadId(upload.uploadId()).withPartNumber(partNumber).withPartSize(length);
     encryption.applyTo(req);
     return req;
   }
 
-  private UploadedPart send(UploadPartRequest req, int partNumber, long length) {
-    String etag = client.uploadPart(req).getPartETag().getETag();
-    invoker.statistics().recordBytes(OP_MULTIPART_PART, length);
+  private UploadedPart send(AmazonS3 s3, UploadPartRequest req, int partNumber, long length) {
+    String etag = s3.uploadPart(req).getPartETag().getETag();
+    requests.statistics().recordBytes(OP_MULTIPART_PART, length);
     return new UploadedPart(partNumber, etag, length);
   }
 
@@ -118,13 +114,13 @@ final class MultipartWriter {
     List<UploadedPart> sorted = new ArrayList<>(parts);
     sorted.sort(Comparator.comparingInt(UploadedPart::partNumber));
     long size = sorted.stream().mapToLong(UploadedPart::size).sum();
-    String path = store.pathOf(upload.key());
-    return invoker.invoke(OP_MULTIPART_COMPLETE, path, attempt -> {
-      CompleteMultipartUploadRequest req = new CompleteMultipartUploadRequest(store.bucket(), upload.key(),
+    String path = requests.pathOf(upload.key());
+    return requests.send(OP_MULTIPART_COMPLETE, path, (s3, attempt) -> {
+      CompleteMultipartUploadRequest req = new CompleteMultipartUploadRequest(requests.bucket(), upload.key(),
           upload.uploadId(), sorted.stream().map(p -> new PartETag(p.partNumber(), p.etag()))
           .collect(Collectors.toList()));
-      ConditionalWrites.applyTo(req, condition);
-      CompleteMultipartUploadResult r = client.completeMultipartUpload(req);
+      WriteConditions.applyTo(req, condition);
+      CompleteMultipartUploadResult r = s3.completeMultipartUpload(req);
       return new ObjectInfo(upload.key(), size, r.getETag(), 0);
     }, (e, attempt) -> {
       boolean noUpload = e instanceof AmazonServiceException
@@ -135,14 +131,15 @@ final class MultipartWriter {
         // An earlier attempt may have completed the upload: then the object is ours, with the ETag S3 gives a
         // multipart object of exactly these parts.
         String expected = MultipartEtag.of(sorted);
-        Optional<ObjectMetadata> md = store.headMetadata(upload.key());
-        if (expected != null && md.isPresent() && expected.equals(S3ObjectStore.info(upload.key(), md.get()).etag())) {
+        Optional<ObjectMetadata> md = requests.head(upload.key());
+        if (expected != null && md.isPresent()
+            && expected.equals(S3Requests.info(upload.key(), md.get()).etag())) {
           LOG.debug("{}: a retried completion found the upload completed by an earlier attempt", path);
-          return S3ObjectStore.info(upload.key(), md.get());
+          return S3Requests.info(upload.key(), md.get());
         }
       }
       if (refused && condition.isConditional()) {
-        IOException r = ConditionalWrites.refusal(path, "complete multipart upload", condition,
+        IOException r = WriteConditions.refusal(path, "complete multipart upload", condition,
             isStatus(e, 404));
         r.initCause(e);
         throw r;
@@ -152,8 +149,8 @@ final class MultipartWriter {
   }
 
   void abort(MultipartUpload upload) throws IOException {
-    invoker.invoke(OP_MULTIPART_ABORT, store.pathOf(upload.key()), attempt -> {
-      client.abortMultipartUpload(new AbortMultipartUploadRequest(store.bucket(), upload.key(), upload.uploadId()));
+    requests.send(OP_MULTIPART_ABORT, requests.pathOf(upload.key()), (s3, attempt) -> {
+      s3.abortMultipartUpload(new AbortMultipartUploadRequest(requests.bucket(), upload.key(), upload.uploadId()));
       return Boolean.TRUE;
     }, (e, attempt) -> isStatus(e, 404) ? Boolean.TRUE : null); // already gone: aborted or completed
   }
@@ -163,10 +160,10 @@ final class MultipartWriter {
     String[] markers = {null, null};
     boolean more = true;
     while (more) {
-      MultipartUploadListing page = invoker.invoke(OP_MULTIPART_LIST, store.pathOf(prefix), attempt -> {
-        ListMultipartUploadsRequest req = new ListMultipartUploadsRequest(store.bucket()).withPrefix(prefix)
+      MultipartUploadListing page = requests.send(OP_MULTIPART_LIST, requests.pathOf(prefix), (s3, attempt) -> {
+        ListMultipartUploadsRequest req = new ListMultipartUploadsRequest(requests.bucket()).withPrefix(prefix)
             .withKeyMarker(markers[0]).withUploadIdMarker(markers[1]);
-        return client.listMultipartUploads(req);
+        return s3.listMultipartUploads(req);
       });
       page.getMultipartUploads().forEach(u -> all.add(new MultipartUpload(u.getKey(), u.getUploadId(),
           u.getInitiated() == null ? 0 : u.getInitiated().getTime())));

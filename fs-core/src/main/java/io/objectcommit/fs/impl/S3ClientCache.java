@@ -17,6 +17,7 @@ public final class S3ClientCache {
   private static final Logger LOG = LoggerFactory.getLogger(S3ClientCache.class);
 
   private static final Map<String, Entry> CLIENTS = new HashMap<>();
+  private static long built;
 
   private S3ClientCache() {
   }
@@ -33,10 +34,18 @@ public final class S3ClientCache {
       if (e == null) {
         e = new Entry(key, settings.describe(), S3ClientFactory.create(settings));
         CLIENTS.put(key, e);
+        built++;
         LOG.debug("created S3 client for {}", e.description);
       }
       e.leases++;
       return new Lease(e);
+    }
+  }
+
+  /** Number of clients built since this JVM started (for tests and diagnostics). */
+  public static long clientsBuilt() {
+    synchronized (CLIENTS) {
+      return built;
     }
   }
 

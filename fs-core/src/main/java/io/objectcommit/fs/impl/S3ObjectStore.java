@@ -1,26 +1,17 @@
 package io.objectcommit.fs.impl;
 
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_DELETE;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_GET;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_HEAD;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_LIST;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT;
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
 
-import com.amazonaws.AmazonServiceException;
 import com.amazonaws.SdkClientException;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.model.DeleteObjectsRequest;
-import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
 import com.amazonaws.services.s3.model.GetObjectRequest;
 import com.amazonaws.services.s3.model.ListObjectsV2Request;
 import com.amazonaws.services.s3.model.ListObjectsV2Result;
 import com.amazonaws.services.s3.model.MultiObjectDeleteException;
 import com.amazonaws.services.s3.model.ObjectMetadata;
-import com.amazonaws.services.s3.model.PutObjectRequest;
-import com.amazonaws.services.s3.model.PutObjectResult;
 import com.amazonaws.services.s3.model.S3Object;
 import io.objectcommit.fs.ListPage;
 import io.objectcommit.fs.MultipartUpload;
@@ -36,7 +27,6 @@ import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.WriteCondition;
 import io.objectcommit.fs.statistics.StoreStatistics;
 import java.io.Closeable;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -53,28 +43,25 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link ObjectStore} on one S3 bucket through the AWS SDK v1. Retries, statistics and error translation are
  * done by the {@link Invoker}; conditional writes by {@link ConditionalWrites}; large and multipart uploads by
- * {@link MultipartWriter}. Thread-safe.
+ * {@link MultipartWriter}. Requests flow one way: this class, then those two, then {@link S3Requests} (one request
+ * through the invoker), then the SDK client; nothing below calls back up. Thread-safe.
  */
 public final class S3ObjectStore implements ObjectStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(S3ObjectStore.class);
 
-  /** User metadata carrying the unique id of each write, to recognise our own earlier success on a retry. */
-  static final String WRITE_ID = "objectcommit-write-id";
-
   private final String bucket;
-  private final AmazonS3 client;
   private final StoreOptions options;
   private final EncryptionSettings encryption;
   private final StoreStatistics statistics = new StoreStatistics();
-  private final Invoker invoker;
+  private final S3Requests requests;
   private final ConditionalWrites conditional;
   private final MultipartWriter multipart;
   private final Closeable onClose;
+  private final AmazonS3 client;
   private final String where;
   private final Invoker.Sleeper sleeper;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile boolean bucketVerified;
 
   /**
    * @param where   the bucket and endpoint for messages, never credentials
@@ -83,15 +70,16 @@ public final class S3ObjectStore implements ObjectStore {
   public S3ObjectStore(String bucket, AmazonS3 client, StoreOptions options, EncryptionSettings encryption,
       String where, Closeable onClose, Invoker.Sleeper sleeper) {
     this.bucket = bucket;
-    this.client = client;
     this.options = options;
     this.encryption = encryption;
     this.onClose = onClose;
+    this.client = client;
     this.where = where;
     this.sleeper = sleeper;
-    this.invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
-    this.conditional = new ConditionalWrites(this, options, where);
-    this.multipart = new MultipartWriter(this, client, invoker, encryption, options);
+    Invoker invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
+    this.requests = new S3Requests(bucket, client, encryption, invoker);
+    this.conditional = new ConditionalWrites(requests, options);
+    this.multipart = new MultipartWriter(requests, options);
   }
 
   @Override
@@ -99,61 +87,27 @@ public final class S3ObjectStore implements ObjectStore {
     return bucket;
   }
 
-  AmazonS3 client() {
-    return client;
-  }
-
-  Invoker invoker() {
-    return invoker;
-  }
-
   // ------------------------------------------------------------------------------------------------ writes
 
   @Override
   public ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException {
     checkOpen();
-    WriteCondition effective = conditional.prepare(key, condition);
+    WriteCondition effective = conditional.prepare(key, condition, WriteConditions.operationName(condition));
     Payload p = payload;
     if (p instanceof Payload.StreamPayload) {
       // Buffer up to the threshold: decides single PUT vs multipart, and makes a single PUT repeatable.
       BufferedStart start = BufferedStart.read(p.open(), options.multipartThreshold());
       if (start.complete()) {
-        return putSingle(key, Payload.of(start.buffer(), 0, start.length()), effective);
+        return conditional.put(key, Payload.of(start.buffer(), 0, start.length()), effective);
       }
       requireConditionalCompletion(effective);
       return multipart.upload(key, start, p.open(), effective);
     }
     if (p.length() < options.multipartThreshold()) {
-      return putSingle(key, p, effective);
+      return conditional.put(key, p, effective);
     }
     requireConditionalCompletion(effective);
     return multipart.upload(key, p, effective);
-  }
-
-  /** One PUT request (retried as a whole); the payload is repeatable. */
-  ObjectInfo putSingle(String key, Payload payload, WriteCondition condition) throws IOException {
-    String writeId = UUID.randomUUID().toString();
-    String op = condition.isConditional() ? OP_PUT_CONDITIONAL : OP_PUT;
-    long length = payload.length();
-    return invoker.invoke(op, pathOf(key), attempt -> {
-      ObjectMetadata md = new ObjectMetadata();
-      md.setContentLength(length);
-      md.addUserMetadata(WRITE_ID, writeId);
-      PutObjectRequest req;
-      if (payload instanceof Payload.FilePayload && ((Payload.FilePayload) payload).offset() == 0
-          && ((Payload.FilePayload) payload).file().toFile().length() == length) {
-        // A whole file (a range of one goes through its bounded stream below).
-        req = new PutObjectRequest(bucket, key, ((Payload.FilePayload) payload).file().toFile()).withMetadata(md);
-      } else {
-        req = new PutObjectRequest(bucket, key, payload.open(), md);
-        req.getRequestClientOptions().setReadLimit((int) Math.min(Integer.MAX_VALUE, length + 1));
-      }
-      ConditionalWrites.applyTo(req, condition);
-      encryption.applyTo(req);
-      PutObjectResult r = client.putObject(req);
-      statistics.recordBytes(op, length);
-      return new ObjectInfo(key, length, r.getETag(), 0);
-    }, (e, attempt) -> conditional.onRefusedPut(e, attempt, key, condition, writeId));
   }
 
   // ------------------------------------------------------------------------------------------------- reads
@@ -167,13 +121,13 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
     checkOpen();
-    return invoker.invoke(OP_GET, pathOf(key), attempt -> {
+    return requests.send(OP_GET, pathOf(key), (s3, attempt) -> {
       GetObjectRequest req = new GetObjectRequest(bucket, key);
       if (etag != null) {
         req.setNonmatchingETagConstraints(List.of("\"" + etag + "\""));
       }
       encryption.applyTo(req);
-      S3Object got = client.getObject(req);
+      S3Object got = s3.getObject(req);
       if (got == null) {
         return Optional.<StoredBytes>empty(); // 304 Not Modified: the SDK answers null
       }
@@ -186,7 +140,7 @@ public final class S3ObjectStore implements ObjectStore {
         }
         statistics.recordBytes(OP_GET, data.length);
         ObjectMetadata md = o.getObjectMetadata();
-        return Optional.of(new StoredBytes(info(key, md), data));
+        return Optional.of(new StoredBytes(S3Requests.info(key, md), data));
       }
     });
   }
@@ -197,7 +151,7 @@ public final class S3ObjectStore implements ObjectStore {
     if (start < 0 || (end >= 0 && end < start)) {
       throw new IllegalArgumentException("bad range [" + start + ", " + end + ") of " + pathOf(key));
     }
-    S3Object o = invoker.invoke(OP_GET, pathOf(key), attempt -> {
+    S3Object o = requests.send(OP_GET, pathOf(key), (s3, attempt) -> {
       GetObjectRequest req = new GetObjectRequest(bucket, key);
       if (end >= 0) {
         if (end == start) {
@@ -208,7 +162,7 @@ public final class S3ObjectStore implements ObjectStore {
         req.setRange(start);
       }
       encryption.applyTo(req);
-      return client.getObject(req);
+      return s3.getObject(req);
     });
     if (o == null) {
       return InputStream.nullInputStream();
@@ -219,41 +173,13 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
     checkOpen();
-    Optional<ObjectMetadata> md = headMetadata(key);
-    return md.map(m -> info(key, m));
-  }
-
-  /** HEAD with user metadata; empty when there is no such object (a missing bucket is an error). */
-  Optional<ObjectMetadata> headMetadata(String key) throws IOException {
-    Optional<ObjectMetadata> md = invoker.invoke(OP_HEAD, pathOf(key), attempt -> {
-      GetObjectMetadataRequest req = new GetObjectMetadataRequest(bucket, key);
-      encryption.applyTo(req);
-      return Optional.of(client.getObjectMetadata(req));
-    }, (e, attempt) -> isStatus(e, 404) ? Optional.empty() : null);
-    if (md.isEmpty() && !bucketVerified) {
-      verifyBucket();
-    }
-    return md;
-  }
-
-  /** A HEAD answers 404 for a missing object and a missing bucket alike: tell them apart once per store. */
-  private void verifyBucket() throws IOException {
-    invoker.invoke(OP_HEAD_BUCKET, "s3://" + bucket + "/", attempt -> {
-      client.headBucket(new com.amazonaws.services.s3.model.HeadBucketRequest(bucket));
-      return Boolean.TRUE;
-    }, (e, attempt) -> {
-      if (isStatus(e, 404)) {
-        throw new FileNotFoundException("s3://" + bucket + "/: no such bucket: " + invoker.errors().where());
-      }
-      return null;
-    });
-    bucketVerified = true;
+    return requests.head(key).map(md -> S3Requests.info(key, md));
   }
 
   @Override
   public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
     checkOpen();
-    return invoker.invoke(OP_LIST, pathOf(prefix), attempt -> {
+    return requests.send(OP_LIST, pathOf(prefix), (s3, attempt) -> {
       ListObjectsV2Request req = new ListObjectsV2Request().withBucketName(bucket).withPrefix(prefix)
           .withMaxKeys(Math.max(1, Math.min(maxKeys, 1000)));
       if (delimiter != null && !delimiter.isEmpty()) {
@@ -262,7 +188,7 @@ public final class S3ObjectStore implements ObjectStore {
       if (continuationToken != null) {
         req.setContinuationToken(continuationToken);
       }
-      ListObjectsV2Result r = client.listObjectsV2(req);
+      ListObjectsV2Result r = s3.listObjectsV2(req);
       List<ObjectInfo> objects = r.getObjectSummaries().stream()
           .map(s -> new ObjectInfo(s.getKey(), s.getSize(), s.getETag(),
               s.getLastModified() == null ? 0 : s.getLastModified().getTime()))
@@ -276,10 +202,7 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public void delete(String key) throws IOException {
     checkOpen();
-    invoker.invoke(OP_DELETE, pathOf(key), attempt -> {
-      client.deleteObject(bucket, key);
-      return Boolean.TRUE;
-    });
+    requests.delete(key);
   }
 
   @Override
@@ -289,10 +212,10 @@ public final class S3ObjectStore implements ObjectStore {
     for (int from = 0; from < all.size(); from += 1000) {
       List<String> batch = all.subList(from, Math.min(all.size(), from + 1000));
       String first = pathOf(batch.get(0));
-      invoker.invoke(OP_DELETE_BULK, first, attempt -> {
+      requests.send(OP_DELETE_BULK, first, (s3, attempt) -> {
         DeleteObjectsRequest req = new DeleteObjectsRequest(bucket).withQuiet(true)
             .withKeys(batch.stream().map(DeleteObjectsRequest.KeyVersion::new).collect(Collectors.toList()));
-        client.deleteObjects(req);
+        s3.deleteObjects(req);
         return Boolean.TRUE;
       }, (e, attempt) -> {
         if (e instanceof MultiObjectDeleteException) {
@@ -328,7 +251,7 @@ public final class S3ObjectStore implements ObjectStore {
   public ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts,
       WriteCondition condition) throws IOException {
     checkOpen();
-    WriteCondition effective = conditional.prepare(upload.key(), condition);
+    WriteCondition effective = conditional.prepare(upload.key(), condition, "completeMultipartUpload");
     requireConditionalCompletion(effective);
     return multipart.complete(upload, parts, effective);
   }
@@ -366,7 +289,13 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public StoreCapabilities capabilities() throws IOException {
     checkOpen();
-    return conditional.capabilities();
+    return conditional.capabilities("capabilities s3://" + bucket + "/");
+  }
+
+  @Override
+  public StoreCapabilities capabilities(String operation) throws IOException {
+    checkOpen();
+    return conditional.capabilities(operation);
   }
 
   @Override
@@ -388,17 +317,8 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
-  static boolean isStatus(Exception e, int status) {
-    return e instanceof AmazonServiceException && ((AmazonServiceException) e).getStatusCode() == status;
-  }
-
-  static ObjectInfo info(String key, ObjectMetadata md) {
-    return new ObjectInfo(key, md.getContentLength(), md.getETag(),
-        md.getLastModified() == null ? 0 : md.getLastModified().getTime());
-  }
-
   @Override
   public String toString() {
-    return "S3ObjectStore{" + invoker.errors().where() + "}";
+    return "S3ObjectStore{" + requests.where() + "}";
   }
 }

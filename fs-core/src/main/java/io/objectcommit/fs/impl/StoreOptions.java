@@ -60,10 +60,10 @@ public final class StoreOptions {
           + ": parts are buffered in memory and must be smaller than 2 GiB");
     }
     long threshold = r.getBytes(MULTIPART_THRESHOLD, MULTIPART_THRESHOLD_DEFAULT, MULTIPART_MIN_SIZE);
-    String mode = r.getChoice(CONDITIONAL_WRITES, CONDITIONAL_WRITES_DEFAULT, "detect", "assume", "emulate");
+    ConditionalWritesMode mode = r.getEnum(CONDITIONAL_WRITES, ConditionalWritesMode.class,
+        ConditionalWritesMode.valueOf(CONDITIONAL_WRITES_DEFAULT.toUpperCase(Locale.ROOT)));
     String probe = r.get(PROBE_PREFIX, PROBE_PREFIX_DEFAULT);
-    return new StoreOptions(retry, size, threshold, ConditionalWritesMode.valueOf(mode.toUpperCase(Locale.ROOT)),
-        probe.endsWith("/") ? probe : probe + "/");
+    return new StoreOptions(retry, size, threshold, mode, probe.endsWith("/") ? probe : probe + "/");
   }
 
   public RetryPolicy retryPolicy() {

@@ -4,8 +4,11 @@ import java.util.List;
 
 /**
  * Names of the store statistics: one per kind of S3 request, snake_case. For each operation {@code op} a
- * snapshot has the counters {@code op} (requests that ended), {@code op.failures}, {@code op.retries},
- * {@code op.bytes} (bytes sent or received) and {@code op.duration_ms} (total), and the maximum
+ * snapshot has the counters {@code op} (requests that ended), {@code op.failures}, {@code op.retries} (all
+ * retries), {@code op.retries_throttled} (after the store asked to slow down: 503 SlowDown, 429),
+ * {@code op.retries_transient} (after any other retried failure: 500/502/504, 409 ConditionalRequestConflict,
+ * resets, timeouts, refused connects), {@code op.bytes} (bytes sent or received) and {@code op.duration_ms}
+ * (total), and the maximum
  * {@code op.max} and mean {@code op.mean} duration in milliseconds, following Hadoop's IOStatistics naming.
  */
 public final class StoreStatisticNames {
@@ -48,6 +51,8 @@ public final class StoreStatisticNames {
 
   public static final String SUFFIX_FAILURES = ".failures";
   public static final String SUFFIX_RETRIES = ".retries";
+  public static final String SUFFIX_RETRIES_THROTTLED = ".retries_throttled";
+  public static final String SUFFIX_RETRIES_TRANSIENT = ".retries_transient";
   public static final String SUFFIX_BYTES = ".bytes";
   public static final String SUFFIX_DURATION = ".duration_ms";
   public static final String SUFFIX_MAX = ".max";

@@ -11,17 +11,28 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
 import org.apache.hadoop.fs.statistics.MeanStatistic;
 
 /**
- * Thread-safe per-operation request statistics: count, failures, retries, bytes, total and maximum duration.
+ * Thread-safe per-operation request statistics: count, failures, retries (in all, and apart: after throttling and
+ * after transient failures), bytes, total and maximum duration.
  * Operation names come from {@link StoreStatisticNames}; unknown names are accepted too, so that wrappers can
  * count their own operations.
  */
 public final class StoreStatistics {
+
+  /** Why a request is retried. */
+  public enum RetryKind {
+    /** The store asked to slow down (503 SlowDown, 429 and the throttling error codes). */
+    THROTTLED,
+    /** Anything else retried: 500/502/504, 409 ConditionalRequestConflict, resets, timeouts, refused connects. */
+    TRANSIENT
+  }
 
   /** The live counters of one operation. */
   private static final class Op {
     final AtomicLong count = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
     final AtomicLong retries = new AtomicLong();
+    final AtomicLong retriesThrottled = new AtomicLong();
+    final AtomicLong retriesTransient = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
     final AtomicLong durationMs = new AtomicLong();
     final AtomicLong maxMs = new AtomicLong();
@@ -50,9 +61,16 @@ public final class StoreStatistics {
     o.maxMs.accumulateAndGet(durationMs, Math::max);
   }
 
-  /** Records that a request is about to be retried. */
+  /** Records that a request is about to be retried, and why. */
+  public void recordRetry(String name, RetryKind kind) {
+    Op o = op(name);
+    o.retries.incrementAndGet();
+    (kind == RetryKind.THROTTLED ? o.retriesThrottled : o.retriesTransient).incrementAndGet();
+  }
+
+  /** Records a retry after a transient failure ({@link #recordRetry(String, RetryKind)} with TRANSIENT). */
   public void recordRetry(String name) {
-    op(name).retries.incrementAndGet();
+    recordRetry(name, RetryKind.TRANSIENT);
   }
 
   /** Records bytes sent or received by a request. */
@@ -65,8 +83,8 @@ public final class StoreStatistics {
     Map<String, Snapshot.OpValues> m = new LinkedHashMap<>();
     ops.keySet().stream().sorted().forEach(name -> {
       Op o = ops.get(name);
-      m.put(name, new Snapshot.OpValues(o.count.get(), o.failures.get(), o.retries.get(), o.bytes.get(),
-          o.durationMs.get(), o.maxMs.get()));
+      m.put(name, new Snapshot.OpValues(o.count.get(), o.failures.get(), o.retries.get(),
+          o.retriesThrottled.get(), o.retriesTransient.get(), o.bytes.get(), o.durationMs.get(), o.maxMs.get()));
     });
     return new Snapshot(m);
   }
@@ -83,18 +101,29 @@ public final class StoreStatistics {
     public static final class OpValues {
       public final long count;
       public final long failures;
+      /** All retries: {@code retriesThrottled + retriesTransient}. */
       public final long retries;
+      public final long retriesThrottled;
+      public final long retriesTransient;
       public final long bytes;
       public final long durationMs;
       public final long maxMs;
 
-      public OpValues(long count, long failures, long retries, long bytes, long durationMs, long maxMs) {
+      public OpValues(long count, long failures, long retries, long retriesThrottled, long retriesTransient,
+          long bytes, long durationMs, long maxMs) {
         this.count = count;
         this.failures = failures;
         this.retries = retries;
+        this.retriesThrottled = retriesThrottled;
+        this.retriesTransient = retriesTransient;
         this.bytes = bytes;
         this.durationMs = durationMs;
         this.maxMs = maxMs;
+      }
+
+      /** Without the kinds of retries: all counted as transient. */
+      public OpValues(long count, long failures, long retries, long bytes, long durationMs, long maxMs) {
+        this(count, failures, retries, 0, retries, bytes, durationMs, maxMs);
       }
     }
 
@@ -110,7 +139,7 @@ public final class StoreStatistics {
 
     /** Values of one operation (all zero if it never ran). */
     public OpValues get(String name) {
-      return ops.getOrDefault(name, new OpValues(0, 0, 0, 0, 0, 0));
+      return ops.getOrDefault(name, new OpValues(0, 0, 0, 0, 0, 0, 0, 0));
     }
 
     /** Requests of one operation. */
@@ -129,18 +158,24 @@ public final class StoreStatistics {
       ops.forEach((name, v) -> {
         OpValues e = earlier.get(name);
         m.put(name, new OpValues(v.count - e.count, v.failures - e.failures, v.retries - e.retries,
-            v.bytes - e.bytes, v.durationMs - e.durationMs, v.maxMs));
+            v.retriesThrottled - e.retriesThrottled, v.retriesTransient - e.retriesTransient, v.bytes - e.bytes,
+            v.durationMs - e.durationMs, v.maxMs));
       });
       return new Snapshot(m);
     }
 
-    /** Flat counters: {@code op}, {@code op.failures}, {@code op.retries}, {@code op.bytes}, {@code op.duration_ms}. */
+    /**
+     * Flat counters: {@code op}, {@code op.failures}, {@code op.retries}, {@code op.retries_throttled},
+     * {@code op.retries_transient}, {@code op.bytes}, {@code op.duration_ms}.
+     */
     public Map<String, Long> counters() {
       Map<String, Long> c = new LinkedHashMap<>();
       ops.forEach((name, v) -> {
         c.put(name, v.count);
         c.put(name + StoreStatisticNames.SUFFIX_FAILURES, v.failures);
         c.put(name + StoreStatisticNames.SUFFIX_RETRIES, v.retries);
+        c.put(name + StoreStatisticNames.SUFFIX_RETRIES_THROTTLED, v.retriesThrottled);
+        c.put(name + StoreStatisticNames.SUFFIX_RETRIES_TRANSIENT, v.retriesTransient);
         c.put(name + StoreStatisticNames.SUFFIX_BYTES, v.bytes);
         c.put(name + StoreStatisticNames.SUFFIX_DURATION, v.durationMs);
       });
@@ -165,7 +200,11 @@ public final class StoreStatistics {
         if (v.count > 0) {
           b.append(b.length() == 0 ? "" : ", ").append(name).append('=').append(v.count);
           if (v.retries > 0) {
-            b.append(" (").append(v.retries).append(" retries)");
+            b.append(" (").append(v.retries).append(" retries");
+            if (v.retriesThrottled > 0) {
+              b.append(", ").append(v.retriesThrottled).append(" throttled");
+            }
+            b.append(')');
           }
         }
       });

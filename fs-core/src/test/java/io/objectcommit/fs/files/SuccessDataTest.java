@@ -36,7 +36,7 @@ class SuccessDataTest {
 
   @Test
   void hasTheFieldsOfS3aSuccessDataAndRoundTrips() throws Exception {
-    JsonRecordCodec<SuccessData> codec = SuccessData.codec();
+    JsonRecordCodec<SuccessData> codec = SuccessData.CODEC;
     byte[] bytes = codec.toBytes(sample());
     JsonNode tree = new ObjectMapper().readTree(bytes);
     for (String field : List.of("name", "timestamp", "date", "hostname", "committer", "description", "jobId",
@@ -58,6 +58,6 @@ class SuccessDataTest {
   void aMarkerWithoutJobIdIsRefused() {
     SuccessData s = sample();
     s.setJobId(null);
-    assertThrows(IllegalStateException.class, () -> SuccessData.codec().toBytes(s));
+    assertThrows(IllegalStateException.class, () -> SuccessData.CODEC.toBytes(s));
   }
 }

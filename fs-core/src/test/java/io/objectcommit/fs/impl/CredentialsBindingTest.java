@@ -310,6 +310,14 @@ class CredentialsBindingTest {
     assertEquals("No AWS credentials from any provider in " + PROVIDER + ": IAMInstanceCredentialsProvider:"
         + " container credentials: AWS_CONTAINER_CREDENTIALS_FULL_URI must be an https URL or name localhost or"
         + " 127.0.0.1", assertThrows(NoCredentialsException.class, remote::getCredentials).getMessage());
+    CredentialProviderChain notAUrl = chain(c, "b", env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "not a url"));
+    assertEquals("No AWS credentials from any provider in " + PROVIDER + ": IAMInstanceCredentialsProvider:"
+        + " container credentials: AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL",
+        assertThrows(NoCredentialsException.class, notAUrl::getCredentials).getMessage());
+    CredentialProviderChain noHost = chain(c, "b", env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "file:/creds"));
+    assertEquals("No AWS credentials from any provider in " + PROVIDER + ": IAMInstanceCredentialsProvider:"
+        + " container credentials: AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL with a host",
+        assertThrows(NoCredentialsException.class, noHost::getCredentials).getMessage());
   }
 
   @Test

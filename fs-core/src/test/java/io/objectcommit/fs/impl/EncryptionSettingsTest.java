@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import com.amazonaws.services.s3.model.CopyObjectRequest;
 import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
 import com.amazonaws.services.s3.model.GetObjectRequest;
 import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
@@ -48,9 +47,6 @@ class EncryptionSettingsTest {
     assertEquals("AES256", e.applyTo(noMetadata).getMetadata().getSSEAlgorithm());
     assertEquals("AES256", e.applyTo(new InitiateMultipartUploadRequest("b", "k")).getObjectMetadata()
         .getSSEAlgorithm());
-    CopyObjectRequest copy = new CopyObjectRequest("b", "s", "b", "d").withNewObjectMetadata(new ObjectMetadata());
-    assertEquals("AES256", e.applyTo(copy).getNewObjectMetadata().getSSEAlgorithm());
-    assertNull(e.applyTo(new CopyObjectRequest("b", "s", "b", "d")).getNewObjectMetadata());
     assertNull(e.applyTo(new GetObjectRequest("b", "k")).getSSECustomerKey());
   }
 
@@ -61,8 +57,6 @@ class EncryptionSettingsTest {
     assertEquals("arn:aws:kms:k", withKey.applyTo(put()).getSSEAwsKeyManagementParams().getAwsKmsKeyId());
     assertEquals("aws:kms", withKey.applyTo(new InitiateMultipartUploadRequest("b", "k"))
         .getSSEAwsKeyManagementParams().getEncryption());
-    assertEquals("arn:aws:kms:k", withKey.applyTo(new CopyObjectRequest("b", "s", "b", "d"))
-        .getSSEAwsKeyManagementParams().getAwsKmsKeyId());
     assertNull(withKey.applyTo(new UploadPartRequest()).getSSECustomerKey());
 
     EncryptionSettings accountDefault = EncryptionSettings.parse("sse-kms", ALG, " ", KEY);
@@ -81,9 +75,6 @@ class EncryptionSettingsTest {
     assertEquals(SSE_C_KEY, e.applyTo(new UploadPartRequest()).getSSECustomerKey().getKey());
     assertEquals(SSE_C_KEY, e.applyTo(new GetObjectRequest("b", "k")).getSSECustomerKey().getKey());
     assertEquals(SSE_C_KEY, e.applyTo(new GetObjectMetadataRequest("b", "k")).getSSECustomerKey().getKey());
-    CopyObjectRequest copy = e.applyTo(new CopyObjectRequest("b", "s", "b", "d"));
-    assertEquals(SSE_C_KEY, copy.getSourceSSECustomerKey().getKey());
-    assertEquals(SSE_C_KEY, copy.getDestinationSSECustomerKey().getKey());
     assertNull(e.applyTo(put()).getSSEAwsKeyManagementParams());
   }
 

@@ -79,14 +79,14 @@ class S3ObjectStoreTest {
     md.setHeader("ETag", etag);
     md.setContentLength(3);
     if (writeId != null) {
-      md.addUserMetadata(S3ObjectStore.WRITE_ID, writeId);
+      md.addUserMetadata(S3Requests.WRITE_ID, writeId);
     }
     return md;
   }
 
   private String writeIdOfPut(int index) {
     return s3.requests("putObject", PutObjectRequest.class).get(index).getMetadata()
-        .getUserMetaDataOf(S3ObjectStore.WRITE_ID);
+        .getUserMetaDataOf(S3Requests.WRITE_ID);
   }
 
   @Test
@@ -186,6 +186,14 @@ class S3ObjectStoreTest {
   void compareAndSwapOfAVanishedObjectIsFileNotFound() {
     s3.on("putObject", fail(404, "NoSuchKey"));
     assertThrows(FileNotFoundException.class, () -> store().replaceIfMatch("k", Payload.of(new byte[1]), "e"));
+  }
+
+  @Test
+  void compareAndSwapInAMissingBucketSaysSo() {
+    s3.on("putObject", fail(404, "NoSuchBucket"));
+    FileNotFoundException e = assertThrows(FileNotFoundException.class,
+        () -> store().replaceIfMatch("k", Payload.of(new byte[1]), "e"));
+    assertTrue(e.getMessage().contains("no such bucket"), e.getMessage());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.objectcommit.fs.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.fs.Payload;
+import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.impl.S3ClientCache;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
@@ -20,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.PathIOException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +44,6 @@ class StoreErrorsIT {
     conf.set("fs.s3a.path.style.access", "true");
     conf.set("fs.s3a.access.key", "AKIDEXAMPLE");
     conf.set("fs.s3a.secret.key", SECRET);
-    conf.set("fs.objectcommit.conditional-writes", "assume");
     return conf;
   }
 
@@ -88,6 +92,46 @@ class StoreErrorsIT {
   }
 
   @Test
+  void aMissingBucketFoundByTheConditionalWriteCheck(S3Endpoint endpoint) throws Exception {
+    String bucket = "oc-missing-" + UUID.randomUUID().toString().substring(0, 8);
+    String url = endpoint.uri().toString();
+    Configuration conf = confFor(url);
+    endpoint.s3aOptions().forEach(conf::set);
+    conf.unset("fs.objectcommit.conditional-writes"); // the default, detect: the first write probes the bucket
+    try (ObjectStore store = ObjectStores.open(bucket, conf)) {
+      long t0 = System.currentTimeMillis();
+      FileNotFoundException e = assertThrows(FileNotFoundException.class,
+          () -> store.createExclusive("dir/k", Payload.of(new byte[] {1})));
+      assertClear(e, bucket, url);
+      String m = e.getMessage();
+      assertTrue(m.contains("createExclusive s3://" + bucket + "/dir/k"), "the user's operation: " + m);
+      assertTrue(m.contains("the bucket does not exist"), m);
+      assertFalse(m.contains("op_delete"), "not the probe's cleanup: " + m);
+      assertTrue(System.currentTimeMillis() - t0 < QUICK_MS);
+    }
+  }
+
+  @Test
+  void aClosedPortFoundByTheConditionalWriteCheck() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = s.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + closedPort;
+    try (ObjectStore store = ObjectStores.open("oc-closed-port", confFor(url))) {
+      long t0 = System.currentTimeMillis();
+      PathIOException e = assertThrows(PathIOException.class,
+          () -> store.createExclusive("dir/k", Payload.of(new byte[] {1})));
+      assertClear(e, "oc-closed-port", url);
+      String m = e.getMessage();
+      assertTrue(m.contains("createExclusive s3://oc-closed-port/dir/k"), "the user's operation: " + m);
+      assertTrue(m.contains("the endpoint refused the connection"), m);
+      assertFalse(m.contains("op_delete"), "not the probe's cleanup: " + m);
+      assertTrue(System.currentTimeMillis() - t0 < QUICK_MS);
+    }
+  }
+
+  @Test
   void refusedCredentials() throws Exception {
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", exchange -> {
@@ -125,9 +169,19 @@ class StoreErrorsIT {
   @Test
   void storesOfTheSameSettingsShareOneClient(S3TestBucket bucket) throws Exception {
     Configuration conf = S3ObjectStoreIT.conf(bucket);
-    try (ObjectStore a = ObjectStores.open(bucket.name(), conf); ObjectStore b = ObjectStores.open(bucket.name(), conf)) {
-      a.put(bucket.key("shared"), io.objectcommit.fs.Payload.of(new byte[] {1}), io.objectcommit.fs.WriteCondition.none());
-      assertTrue(b.head(bucket.key("shared")).isPresent());
+    try (ObjectStore a = ObjectStores.open(bucket.name(), conf)) {
+      long builtAfterFirst = S3ClientCache.clientsBuilt();
+      try (ObjectStore b = ObjectStores.open(bucket.name(), new Configuration(conf))) {
+        assertEquals(builtAfterFirst, S3ClientCache.clientsBuilt(), "the second store built no client of its own");
+        a.put(bucket.key("shared"), Payload.of(new byte[] {1}), WriteCondition.none());
+        assertTrue(b.head(bucket.key("shared")).isPresent());
+      }
+    }
+    Configuration other = S3ObjectStoreIT.conf(bucket);
+    other.set("fs.s3a.connection.maximum", "7");
+    long before = S3ClientCache.clientsBuilt();
+    try (ObjectStore c = ObjectStores.open(bucket.name(), other)) {
+      assertEquals(before + 1, S3ClientCache.clientsBuilt(), "other settings: another client (the count can fail)");
     }
   }
 }

@@ -42,8 +42,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
-import org.apache.hadoop.fs.PathIOException;
 
 /**
  * An {@link ObjectStore} on an in-memory bucket, for unit tests: behaves as {@code S3ObjectStore} on S3 does
@@ -71,10 +69,12 @@ public final class InMemoryObjectStore implements ObjectStore {
   private final long partSize;
   private final StoreStatistics statistics = new StoreStatistics();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final RequestSender requests;
   private volatile boolean bucketVerified;
 
   private InMemoryObjectStore(InMemoryBucket bucket, Configuration conf) {
     this.bucket = bucket;
+    this.requests = new RequestSender(bucket, statistics);
     ConfigReader r = new ConfigReader(conf, bucket.name);
     this.partSize = r.getBytes(FsCoreConstants.MULTIPART_SIZE, FsCoreConstants.MULTIPART_SIZE_DEFAULT,
         FsCoreConstants.MULTIPART_MIN_SIZE);
@@ -185,55 +185,10 @@ public final class InMemoryObjectStore implements ObjectStore {
   // -------------------------------------------------------------------------------------- requests
 
   /** One request: counted, possibly failed by a fault rule, recorded in this store's statistics. */
-  @FunctionalInterface
-  private interface Call<T> {
-    T run(int[] status) throws IOException;
-  }
-
-  private <T> T send(S3Operation op, String stat, Collection<String> keys, boolean conditional, Call<T> call)
-      throws IOException {
+  private <T> T send(S3Operation op, String stat, Collection<String> keys, boolean conditional,
+      RequestSender.Call<T> call) throws IOException {
     checkOpen();
-    String first = keys.isEmpty() ? "" : keys.iterator().next();
-    FaultRule fault = bucket.fault(op, keys);
-    int[] status = {op == S3Operation.DELETE || op == S3Operation.MULTIPART_ABORT ? 204 : 200};
-    boolean injected = false;
-    try {
-      if (fault != null && !fault.isAfterApplying()) {
-        injected = true;
-        throw fault.exception(op, pathOf(first));
-      }
-      T result = call.run(status);
-      if (fault != null) {
-        injected = true;
-        throw fault.exception(op, pathOf(first));
-      }
-      bucket.record(op, status[0], conditional);
-      statistics.recordRequest(stat, 0, status[0] >= 400);
-      return result;
-    } catch (IOException | RuntimeException e) {
-      bucket.record(op, injected ? fault.status() : statusOf(e), conditional);
-      statistics.recordRequest(stat, 0, true);
-      throw e;
-    }
-  }
-
-  private static int statusOf(Exception e) {
-    if (e instanceof FileNotFoundException) {
-      return 404;
-    }
-    if (e instanceof FileAlreadyExistsException || e instanceof io.objectcommit.fs.ObjectChangedException) {
-      return 412;
-    }
-    return e instanceof RangeNotSatisfiable ? 416 : 400;
-  }
-
-  /** HTTP 416: a range starting at or after the end of the object. */
-  private static final class RangeNotSatisfiable extends PathIOException {
-    private static final long serialVersionUID = 1L;
-
-    RangeNotSatisfiable(String path, String detail) {
-      super(path, detail);
-    }
+    return requests.send(op, stat, keys, conditional, call);
   }
 
   private void checkOpen() throws IOException {
@@ -313,7 +268,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         s[0] = 304;
         return Optional.empty();
       }
-      return Optional.of(new StoredBytes(o.info(key), o.data));
+      return Optional.of(new StoredBytes(o.info(key), o.data.clone())); // the caller's own copy, as from S3
     });
     got.ifPresent(b -> statistics.recordBytes(OP_GET, b.data().length));
     return got;
@@ -333,7 +288,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       byte[] d = existing(key, OP_GET).data;
       boolean ranged = end >= 0 || start > 0;
       if (ranged && start >= d.length) {
-        throw new RangeNotSatisfiable(pathOf(key), OP_GET + " failed: 416 InvalidRange (bytes " + start + "-"
+        throw new RequestSender.RangeNotSatisfiable(pathOf(key), OP_GET + " failed: 416 InvalidRange (bytes " + start + "-"
             + (end < 0 ? "" : end - 1) + " of an object of " + d.length + " bytes)");
       }
       s[0] = ranged ? 206 : 200;

@@ -98,7 +98,7 @@ class SparkDirectCommitterIT {
       assertEquals(16, moreTasks.total(), "4 requests per task: " + moreTasks);
 
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("b")));
-      SuccessData s = SuccessData.codec().fromBytes(bucket.client().getObjectAsString(bucket.name(),
+      SuccessData s = SuccessData.CODEC.fromBytes(bucket.client().getObjectAsString(bucket.name(),
           bucket.key("b/_SUCCESS")).getBytes(StandardCharsets.UTF_8), "b/_SUCCESS");
       assertEquals(20L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
       assertEquals(20L, s.getIostatistics().counters.get("task.op_put"));

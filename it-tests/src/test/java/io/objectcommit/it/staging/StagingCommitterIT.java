@@ -137,7 +137,7 @@ class StagingCommitterIT {
           .collect(Collectors.toList()), "task records are deleted");
       assertEquals(0, pendingUploads(bucket, "table/"));
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, table));
-      SuccessData success = SuccessData.codec().fromBytes(bucket.client().getObjectAsString(bucket.name(),
+      SuccessData success = SuccessData.CODEC.fromBytes(bucket.client().getObjectAsString(bucket.name(),
           bucket.key("table/_SUCCESS")).getBytes(StandardCharsets.UTF_8), "_SUCCESS");
       assertEquals(SuccessData.S3A_NAME, success.getName());
       assertEquals((long) TASKS, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));

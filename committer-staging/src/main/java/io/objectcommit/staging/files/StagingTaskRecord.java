@@ -13,47 +13,48 @@ import java.util.TreeMap;
  * What one committed task attempt leaves for job commit: its pending uploads. Saved once per task at a key
  * derived from the job id and the task's index ({@code <dest>/.objectcommit-staging/<job>/task-000042.json}) with
  * an exclusive create, so that exactly one attempt of each task is committed; job commit reads the records by
- * index, never by listing. {@link #getTaskCount()} tells job commit how many records to read.
+ * index, never by listing. {@link #taskCount} tells job commit how many records to read.
  */
-public final class TaskRecord extends JsonRecord {
+public final class StagingTaskRecord extends JsonRecord {
 
   /** The record type: {@value}. */
-  public static final String TYPE = "objectcommit-staging-task";
+  public static final String TYPE = "objectcommit/staging/task-record";
   /** The version this code writes: {@value}. */
   public static final int VERSION = 1;
   /** Reads and writes task records. */
-  public static final JsonRecordCodec<TaskRecord> CODEC = new JsonRecordCodec<>(TaskRecord.class, TYPE, 1, VERSION);
+  public static final JsonRecordCodec<StagingTaskRecord> CODEC = new JsonRecordCodec<>(StagingTaskRecord.class, TYPE,
+      1, VERSION);
 
   @JsonProperty("jobId")
-  private String jobId;
+  public String jobId;
 
   @JsonProperty("taskIndex")
-  private int taskIndex;
+  public int taskIndex;
 
   @JsonProperty("taskCount")
-  private int taskCount;
+  public int taskCount;
 
   @JsonProperty("taskAttemptId")
-  private String taskAttemptId;
+  public String taskAttemptId;
 
   @JsonProperty("hostname")
-  private String hostname;
+  public String hostname;
 
   @JsonProperty("timestamp")
-  private long timestamp;
+  public long timestamp;
 
   @JsonProperty("files")
-  private List<PendingFile> files = new ArrayList<>();
+  public List<PendingFile> files = new ArrayList<>();
 
   /** Counters of the task commit (bytes uploaded, durations), aggregated into {@code _SUCCESS}. */
   @JsonProperty("statistics")
-  private TreeMap<String, Long> statistics = new TreeMap<>();
+  public TreeMap<String, Long> statistics = new TreeMap<>();
 
-  public TaskRecord() {
+  public StagingTaskRecord() {
     super(TYPE, VERSION);
   }
 
-  public TaskRecord(String jobId, int taskIndex, int taskCount, String taskAttemptId, String hostname,
+  public StagingTaskRecord(String jobId, int taskIndex, int taskCount, String taskAttemptId, String hostname,
       List<PendingFile> files) {
     this();
     this.jobId = jobId;
@@ -65,44 +66,11 @@ public final class TaskRecord extends JsonRecord {
     this.files = new ArrayList<>(files);
   }
 
-  public String getJobId() {
-    return jobId;
-  }
-
-  public int getTaskIndex() {
-    return taskIndex;
-  }
-
-  /** Tasks of the job (the stage's partitions), 0 when the writer did not know. */
-  public int getTaskCount() {
-    return taskCount;
-  }
-
-  public String getTaskAttemptId() {
-    return taskAttemptId;
-  }
-
-  public String getHostname() {
-    return hostname;
-  }
-
-  public long getTimestamp() {
-    return timestamp;
-  }
-
-  public List<PendingFile> getFiles() {
-    return files;
-  }
-
-  public TreeMap<String, Long> getStatistics() {
-    return statistics;
-  }
-
   /** Total bytes of the task's files. */
   public long bytes() {
     long n = 0;
     for (PendingFile f : files) {
-      n += f.getLength();
+      n += f.length;
     }
     return n;
   }
@@ -118,7 +86,7 @@ public final class TaskRecord extends JsonRecord {
     for (PendingFile f : files) {
       check(f != null, "a null file");
       f.validate("task " + taskIndex);
-      check(paths.add(f.getPath()), "file " + f.getPath() + " listed twice");
+      check(paths.add(f.path), "file " + f.path + " listed twice");
     }
     check(statistics != null, "no statistics");
   }

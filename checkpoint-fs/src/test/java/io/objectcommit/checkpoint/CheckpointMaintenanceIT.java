@@ -2,51 +2,37 @@ package io.objectcommit.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 
-/** The inspection tool: ls, verify (and what it finds), gc (and what it never touches). */
+/** The maintenance operations (objectcommit checkpoint ls|verify|gc): what each finds, what gc never touches. */
 @S3IntegrationTest
-class CheckpointToolIT {
+class CheckpointMaintenanceIT {
 
-  private static String[] args(S3TestBucket bucket, String... rest) {
-    List<String> a = new ArrayList<>();
-    bucket.s3aOptions().forEach((k, v) -> {
-      a.add("-D");
-      a.add(k + "=" + v);
-    });
-    a.addAll(List.of(rest));
-    return a.toArray(new String[0]);
+  private interface Op {
+    void run(CheckpointMaintenance m, PrintStream out) throws IOException;
   }
 
-  private static final class Run {
-    final int code;
-    final String out;
-
-    Run(int code, String out) {
-      this.code = code;
-      this.out = out;
+  private static String run(Configuration conf, String path, Op op) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path(path), conf)) {
+      op.run(m, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     }
-  }
-
-  private static Run tool(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = CheckpointTool.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(code, out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8);
   }
 
   @Test
@@ -62,35 +48,37 @@ class CheckpointToolIT {
         }
       }
     }
-    Run ls = tool(args(bucket, "ls", root + "q"));
-    assertEquals(0, ls.code, ls.out);
-    assertTrue(ls.out.contains("5  /q/offsets/1") && ls.out.contains("dir  /q/commits/"), ls.out);
-    assertTrue(ls.out.contains("3 directories, 3 files, 15 bytes"), ls.out);
+    String ls = run(conf, root + "q", (m, out) -> m.ls(out));
+    assertTrue(ls.contains("5  /q/offsets/1") && ls.contains("dir  /q/commits/"), ls);
+    assertTrue(ls.contains("3 directories, 3 files, 15 bytes"), ls);
 
-    Run ok = tool(args(bucket, "verify", root));
-    assertEquals(0, ok.code, ok.out);
-    assertTrue(ok.out.contains("3 files (15 bytes): OK"), ok.out);
+    String ok = run(conf, root, (m, out) -> assertEquals(List.of(), m.verify(out)));
+    assertTrue(ok.contains("3 files (15 bytes): OK"), ok);
 
     // garbage: an unreferenced data object and manifest (a crashed writer), and an object that is not ours
     bucket.client().putObject(bucket.name(), "q/offsets/2~00112233445566ff", "orphan");
     bucket.client().putObject(bucket.name(), ".ckpt/dirs/deadbeef-orphan.json", "{}");
     bucket.client().putObject(bucket.name(), "q/offsets/unrelated.txt", "someone else's");
-    Run dry = tool(args(bucket, "gc", root, "--min-age", "0", "--dry-run"));
-    assertTrue(dry.out.contains("would delete 2 objects"), dry.out);
+    String dry = run(conf, root, (m, out) -> m.gc(Duration.ZERO, true, out));
+    assertTrue(dry.contains("would delete 2 objects"), dry);
     assertEquals(3, bucket.listKeys("q/offsets/").size() - 1, bucket.listKeys("q/offsets/").toString());
-    Run gc = tool(args(bucket, "gc", root, "--min-age", "0"));
-    assertTrue(gc.out.contains("deleted 2 objects"), gc.out);
+    String gc = run(conf, root, (m, out) -> m.gc(Duration.ZERO, false, out));
+    assertTrue(gc.contains("deleted 2 objects"), gc);
     assertFalse(bucket.listKeys("q/offsets/").contains("q/offsets/2~00112233445566ff"));
     assertTrue(bucket.listKeys("q/offsets/").contains("q/offsets/unrelated.txt"), "never touches what is not ours");
-    assertEquals(0, tool(args(bucket, "verify", root)).code, "gc removed nothing live");
+    run(conf, root, (m, out) -> assertEquals(List.of(), m.verify(out), "gc removed nothing live"));
 
     // a data object deleted behind the file system's back is found
     String data = bucket.listKeys("q/commits/").get(0);
     bucket.client().deleteObject(bucket.name(), data);
-    Run bad = tool(args(bucket, "verify", root));
-    assertEquals(1, bad.code, bad.out);
-    assertTrue(bad.out.contains("PROBLEM /q/commits/0: data object") && bad.out.contains("1 problems"), bad.out);
+    String bad = run(conf, root, (m, out) -> assertEquals(1, m.verify(out).size()));
+    assertTrue(bad.contains("PROBLEM /q/commits/0: data object") && bad.contains("1 problems"), bad);
 
-    assertEquals(2, tool("ls").code, "usage");
+    IllegalArgumentException notCkpt = assertThrows(IllegalArgumentException.class,
+        () -> CheckpointMaintenance.open(new Path("file://localhost/tmp/q"), conf));
+    assertTrue(notCkpt.getMessage().contains("is not on the checkpoint FileSystem (fs.file.impl is"),
+        notCkpt.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> CheckpointMaintenance.open(new Path("/tmp/q"), conf),
+        "no scheme, no authority");
   }
 }

@@ -17,14 +17,15 @@ import java.util.Set;
  * committed and its exact files. Job commit reads one record per task; job abort and the cleanup command read
  * them to find every file of the job.
  */
-public final class TaskRecord extends JsonRecord {
+public final class DirectTaskRecord extends JsonRecord {
 
-  public static final String TYPE = "io.objectcommit.direct.TaskRecord";
+  /** The record type: {@value}. */
+  public static final String TYPE = "objectcommit/direct/task-record";
+  /** The version this code writes: {@value}. */
   public static final int VERSION = 1;
-
-  public static JsonRecordCodec<TaskRecord> codec() {
-    return new JsonRecordCodec<>(TaskRecord.class, TYPE, 1, VERSION);
-  }
+  /** Reads and writes task records. */
+  public static final JsonRecordCodec<DirectTaskRecord> CODEC = new JsonRecordCodec<>(DirectTaskRecord.class, TYPE,
+      1, VERSION);
 
   @JsonProperty("jobId")
   public String jobId;
@@ -40,11 +41,11 @@ public final class TaskRecord extends JsonRecord {
   @JsonProperty("statistics")
   public Map<String, Long> statistics = new LinkedHashMap<>();
 
-  public TaskRecord() {
+  public DirectTaskRecord() {
     super(TYPE, VERSION);
   }
 
-  public TaskRecord(String jobId, String task) {
+  public DirectTaskRecord(String jobId, String task) {
     this();
     this.jobId = jobId;
     this.task = task;
@@ -86,8 +87,8 @@ public final class TaskRecord extends JsonRecord {
   }
 
   /** A deep copy, to change without touching the loaded one. */
-  public TaskRecord copy() {
-    TaskRecord r = new TaskRecord(jobId, task);
+  public DirectTaskRecord copy() {
+    DirectTaskRecord r = new DirectTaskRecord(jobId, task);
     r.committedAttempt = committedAttempt;
     committedFiles.forEach(f -> r.committedFiles.add(new CommittedFile(f.key, f.size)));
     attempts.forEach(e -> r.attempts.add(e.copy()));

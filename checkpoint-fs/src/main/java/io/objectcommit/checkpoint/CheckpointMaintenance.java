@@ -1,0 +1,119 @@
+package io.objectcommit.checkpoint;
+
+import io.objectcommit.checkpoint.impl.Backend;
+import io.objectcommit.checkpoint.impl.LocalPathBackend;
+import io.objectcommit.checkpoint.impl.ManifestBackend;
+import io.objectcommit.checkpoint.impl.ManifestInspector;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The checkpoint FileSystem's maintenance operations, which {@code objectcommit checkpoint ls|verify|gc} runs:
+ * list the logical tree, verify every manifest and data object, delete what no manifest refers to. Each writes
+ * its report to the given stream, one line per entry and a summary line last.
+ */
+public final class CheckpointMaintenance implements AutoCloseable {
+
+  private final FileSystem fs;
+  private final Backend backend;
+  private final Path path;
+  private final String logical;
+
+  private CheckpointMaintenance(FileSystem fs, Path path) {
+    this.fs = fs;
+    this.backend = ((CheckpointFileSystem) fs).backend();
+    this.path = path;
+    this.logical = path.toUri().getPath().isEmpty() ? "/" : path.toUri().getPath();
+  }
+
+  /**
+   * Opens the checkpoint file system of {@code path} (a new instance, closed by {@link #close()}).
+   *
+   * @throws IllegalArgumentException when the path's scheme is not served by {@link CheckpointFileSystem}
+   */
+  public static CheckpointMaintenance open(Path path, Configuration conf) throws IOException {
+    URI uri = path.toUri();
+    if (uri.getScheme() == null || uri.getAuthority() == null) {
+      throw new IllegalArgumentException(path + " is not a checkpoint location: expected ckpt://<authority>/<path>");
+    }
+    FileSystem fs = FileSystem.newInstance(URI.create(uri.getScheme() + "://" + uri.getAuthority() + "/"), conf);
+    if (!(fs instanceof CheckpointFileSystem)) {
+      String impl = fs.getClass().getName();
+      fs.close();
+      throw new IllegalArgumentException(path + " is not on the checkpoint FileSystem (fs." + uri.getScheme()
+          + ".impl is " + impl + ")");
+    }
+    return new CheckpointMaintenance(fs, path);
+  }
+
+  /** Prints the logical tree under the path with sizes, and a summary line. */
+  public void ls(PrintStream out) throws IOException {
+    if (backend instanceof ManifestBackend) {
+      ManifestInspector.Summary s = new ManifestInspector((ManifestBackend) backend).list(logical, out);
+      out.printf("%d directories, %d files, %d bytes%n", s.directories, s.files, s.bytes);
+      return;
+    }
+    long[] totals = new long[2];
+    lsLocal(path, out, totals);
+    out.printf("%d files, %d bytes%n", totals[0], totals[1]);
+  }
+
+  private void lsLocal(Path dir, PrintStream out, long[] totals) throws IOException {
+    for (FileStatus st : fs.listStatus(dir)) {
+      if (st.isDirectory()) {
+        out.printf("%12s  %s/%n", "dir", st.getPath().toUri().getPath());
+        lsLocal(st.getPath(), out, totals);
+      } else {
+        totals[0]++;
+        totals[1] += st.getLen();
+        out.printf("%12d  %s%n", st.getLen(), st.getPath().toUri().getPath());
+      }
+    }
+  }
+
+  /**
+   * Checks every manifest under the path and that every data object it names exists; prints each problem.
+   *
+   * @return the problems found (empty when all is well)
+   */
+  public List<String> verify(PrintStream out) throws IOException {
+    if (!(backend instanceof ManifestBackend)) {
+      out.println("nothing to verify on " + backend.describe() + ": the directory tree is the namespace");
+      return List.of();
+    }
+    ManifestInspector.Summary s = new ManifestInspector((ManifestBackend) backend).verify(logical, out);
+    s.problems.forEach(p -> out.println("PROBLEM " + p));
+    out.printf("verified %d directories and %d files (%d bytes): %s%n", s.directories, s.files, s.bytes,
+        s.problems.isEmpty() ? "OK" : s.problems.size() + " problems");
+    return List.copyOf(s.problems);
+  }
+
+  /**
+   * Deletes what no manifest refers to (object stores) or stale temporary files (local paths), older than
+   * {@code minAge}; with {@code dryRun} only prints what it would delete.
+   *
+   * @return the objects deleted (or that would be)
+   */
+  public List<String> gc(Duration minAge, boolean dryRun, PrintStream out) throws IOException {
+    List<String> removed;
+    if (backend instanceof ManifestBackend) {
+      removed = new ManifestInspector((ManifestBackend) backend).collectGarbage(minAge.toMillis(), dryRun, out);
+    } else {
+      removed = ((LocalPathBackend) backend).removeStaleTemporaryFiles(minAge.toMillis(), dryRun, out);
+    }
+    out.printf("%s %d objects%n", dryRun ? "would delete" : "deleted", removed.size());
+    return removed;
+  }
+
+  @Override
+  public void close() throws IOException {
+    fs.close();
+  }
+}

@@ -1,0 +1,58 @@
+package io.objectcommit.fs.impl;
+
+import com.amazonaws.AmazonWebServiceRequest;
+import io.objectcommit.fs.ObjectChangedException;
+import io.objectcommit.fs.WriteCondition;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+
+/** How a {@link WriteCondition} is sent (request headers) and what its refusal means (the exception). */
+final class WriteConditions {
+
+  private WriteConditions() {
+  }
+
+  /** Adds the condition's header to a request. */
+  static void applyTo(AmazonWebServiceRequest req, WriteCondition c) {
+    switch (c.kind()) {
+      case IF_ABSENT:
+        req.putCustomRequestHeader("If-None-Match", "*");
+        break;
+      case IF_MATCH:
+        req.putCustomRequestHeader("If-Match", "\"" + c.etag() + "\"");
+        break;
+      default:
+        break;
+    }
+  }
+
+  /**
+   * The exception of a refused condition: {@link FileAlreadyExistsException} for an exclusive create,
+   * {@link FileNotFoundException} for a compare-and-swap of an object that is gone, else
+   * {@link ObjectChangedException}.
+   */
+  static IOException refusal(String path, String op, WriteCondition c, boolean gone) {
+    if (c.kind() == WriteCondition.Kind.IF_ABSENT) {
+      return new FileAlreadyExistsException(path + ": " + op + ": an object already exists (exclusive create,"
+          + " If-None-Match: *, refused)");
+    }
+    if (gone) {
+      return new FileNotFoundException(path + ": " + op + " (If-Match " + c.etag() + "): the object no longer"
+          + " exists");
+    }
+    return new ObjectChangedException(path, op, c.etag());
+  }
+
+  /** The {@link io.objectcommit.fs.ObjectStore} method a write of this condition is, for messages. */
+  static String operationName(WriteCondition c) {
+    switch (c.kind()) {
+      case IF_ABSENT:
+        return "createExclusive";
+      case IF_MATCH:
+        return "replaceIfMatch";
+      default:
+        return "put";
+    }
+  }
+}

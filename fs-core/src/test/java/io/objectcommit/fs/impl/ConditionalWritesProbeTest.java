@@ -1,0 +1,150 @@
+package io.objectcommit.fs.impl;
+
+import static io.objectcommit.fs.impl.FakeS3.fail;
+import static io.objectcommit.fs.impl.FakeS3.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.SdkClientException;
+import com.amazonaws.services.s3.model.PutObjectResult;
+import io.objectcommit.fs.ConditionalWritesUnsupportedException;
+import io.objectcommit.fs.FsCoreConstants;
+import io.objectcommit.fs.Payload;
+import io.objectcommit.fs.StoreCapabilities;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.file.AccessDeniedException;
+import org.apache.hadoop.fs.PathIOException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conditional-write check reports its first failure, naming the user's operation, the bucket, the endpoint
+ * and why; the removal of the probe object never replaces it (scripted client, no network).
+ */
+class ConditionalWritesProbeTest {
+
+  private static final String WHERE = "bucket 'test-bucket' at endpoint http://fake.invalid:1 (region us-east-1)";
+  private static final int MIB = 1024 * 1024;
+
+  private final FakeS3 s3 = new FakeS3();
+
+  @BeforeEach
+  void forgetProbes() {
+    ConditionalWrites.resetProbes();
+  }
+
+  private S3ObjectStore store() {
+    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 * MIB, 5 * MIB,
+        StoreOptions.ConditionalWritesMode.DETECT, ".objectcommit/probe/");
+    return new S3ObjectStore("test-bucket", s3.client(), o, EncryptionSettings.none(), WHERE, () -> { }, ms -> { });
+  }
+
+  private static void assertNamesOperationAndStore(IOException e, String why) {
+    String m = e.getMessage();
+    assertTrue(m.contains("createExclusive s3://test-bucket/dir/k"), "the user's operation: " + m);
+    assertTrue(m.contains("bucket 'test-bucket'") && m.contains("http://fake.invalid:1"), "bucket, endpoint: " + m);
+    assertTrue(m.contains(why), "why: " + m);
+    assertFalse(m.contains("op_delete"), "not the cleanup's failure: " + m);
+  }
+
+  @Test
+  void aMissingBucketIsReportedAsSuchAndNothingIsLeftToCleanUp() {
+    s3.on("putObject", fail(404, "NoSuchBucket"));
+    s3.on("deleteObject", fail(404, "NoSuchBucket"));
+    FileNotFoundException e = assertThrows(FileNotFoundException.class,
+        () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    assertNamesOperationAndStore(e, "the bucket does not exist");
+    assertTrue(e.getCause() instanceof FileNotFoundException, "the first failure is the cause");
+    assertEquals(1, s3.count("putObject"));
+    assertEquals(0, s3.count("deleteObject"), "no probe object was written: no delete");
+  }
+
+  @Test
+  void refusedCredentialsAreReportedAs403() {
+    s3.on("putObject", fail(403, "InvalidAccessKeyId"));
+    s3.on("deleteObject", fail(403, "InvalidAccessKeyId"));
+    AccessDeniedException e = assertThrows(AccessDeniedException.class,
+        () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    assertNamesOperationAndStore(e, "access was refused (403)");
+    assertEquals(0, s3.count("deleteObject"));
+  }
+
+  @Test
+  void aRefusedConnectionIsReportedAsSuch() {
+    s3.on("putObject", fail(new SdkClientException("connect", new ConnectException("Connection refused"))));
+    s3.on("deleteObject", fail(new SdkClientException("connect", new ConnectException("Connection refused"))));
+    PathIOException e = assertThrows(PathIOException.class,
+        () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    assertNamesOperationAndStore(e, "the endpoint refused the connection");
+    assertEquals(3, s3.count("putObject"), "first attempt and the connect retries");
+    assertEquals(0, s3.count("deleteObject"));
+  }
+
+  @Test
+  void aFailedCleanupAfterAnAmbiguousFailureIsSuppressedNotReported() {
+    s3.on("putObject", fail(500, "InternalError"));
+    s3.on("deleteObject", fail(403, "AccessDenied"));
+    PathIOException e = assertThrows(PathIOException.class,
+        () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    assertNamesOperationAndStore(e, "op_put_conditional");
+    assertEquals(1, s3.count("deleteObject"), "the probe may have been written: removed");
+    assertEquals(1, e.getSuppressed().length);
+    assertTrue(e.getSuppressed()[0] instanceof AccessDeniedException);
+    assertTrue(e.getSuppressed()[0].getMessage().contains("op_delete"), e.getSuppressed()[0].getMessage());
+  }
+
+  @Test
+  void aFailureOfTheCheckIsNotCachedAndIsRetriedByTheNextOperation() throws Exception {
+    s3.on("putObject", fail(404, "NoSuchBucket"));
+    assertThrows(FileNotFoundException.class, () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    PutObjectResult ok = new PutObjectResult();
+    ok.setETag("e");
+    s3.replace("putObject", value(ok), fail(412, "PreconditionFailed"), value(ok));
+    s3.on("deleteObject", value(null));
+    store().createExclusive("dir/k", Payload.of(new byte[1]));
+    assertEquals(StoreCapabilities.ConditionalWrites.VERIFIED, store().capabilities().conditionalWrites());
+  }
+
+  @Test
+  void aVerifiedStoreWhoseProbeCannotBeDeletedStillWorks() throws Exception {
+    PutObjectResult ok = new PutObjectResult();
+    ok.setETag("e");
+    s3.on("putObject", value(ok), fail(412, "PreconditionFailed"), value(ok));
+    s3.on("deleteObject", fail(403, "AccessDenied"));
+    assertEquals("e", store().createExclusive("dir/k", Payload.of(new byte[1])).etag());
+  }
+
+  @Test
+  void capabilityQueriesNameTheirOperation() {
+    s3.on("putObject", fail(404, "NoSuchBucket"));
+    FileNotFoundException e = assertThrows(FileNotFoundException.class,
+        () -> store().capabilities("initialize ckpt://test-bucket/"));
+    assertTrue(e.getMessage().startsWith("initialize ckpt://test-bucket/: "), e.getMessage());
+  }
+
+  @Test
+  void theRefusalIsCachedAndCarriesStoreBucketAndSetting() {
+    PutObjectResult ok = new PutObjectResult();
+    ok.setETag("e");
+    s3.on("putObject", value(ok));
+    s3.on("deleteObject", value(null));
+    ConditionalWritesUnsupportedException first = assertThrows(ConditionalWritesUnsupportedException.class,
+        () -> store().createExclusive("k", Payload.of(new byte[1])));
+    assertEquals(WHERE, first.store());
+    assertEquals("test-bucket", first.bucket());
+    assertEquals(FsCoreConstants.CONDITIONAL_WRITES, first.setting());
+    ConditionalWritesUnsupportedException again = assertThrows(ConditionalWritesUnsupportedException.class,
+        () -> store().createExclusive("k", Payload.of(new byte[1])));
+    assertNotSame(first, again, "a new instance per call");
+    assertEquals(first.getMessage(), again.getMessage());
+    assertEquals(first.store(), again.store());
+    assertEquals(2, s3.count("putObject"), "no request after the cached refusal");
+    assertSame(null, again.getCause());
+  }
+}

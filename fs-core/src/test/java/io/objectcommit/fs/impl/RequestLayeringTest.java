@@ -1,0 +1,52 @@
+package io.objectcommit.fs.impl;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests flow one way: {@link S3ObjectStore}, then {@link ConditionalWrites} / {@link MultipartWriter}, then
+ * {@link S3Requests}, then the SDK client. No lower class holds, receives or returns an upper one.
+ */
+class RequestLayeringTest {
+
+  private static List<Class<?>> typesUsedBy(Class<?> c) {
+    List<Class<?>> used = new ArrayList<>();
+    for (Field f : c.getDeclaredFields()) {
+      used.add(f.getType());
+    }
+    for (Constructor<?> k : c.getDeclaredConstructors()) {
+      used.addAll(List.of(k.getParameterTypes()));
+    }
+    for (Method m : c.getDeclaredMethods()) {
+      used.addAll(List.of(m.getParameterTypes()));
+      used.add(m.getReturnType());
+    }
+    return used;
+  }
+
+  private static void assertUsesNone(Class<?> lower, Set<Class<?>> upper) {
+    for (Class<?> t : typesUsedBy(lower)) {
+      assertFalse(upper.contains(t), lower.getSimpleName() + " refers up to " + t.getSimpleName());
+    }
+  }
+
+  @Test
+  void theMiddleLayerDoesNotKnowTheStore() {
+    assertUsesNone(ConditionalWrites.class, Set.of(S3ObjectStore.class, MultipartWriter.class));
+    assertUsesNone(MultipartWriter.class, Set.of(S3ObjectStore.class, ConditionalWrites.class));
+  }
+
+  @Test
+  void theRequestLayerKnowsNothingAboveIt() {
+    assertUsesNone(S3Requests.class, Set.of(S3ObjectStore.class, ConditionalWrites.class, MultipartWriter.class));
+    assertUsesNone(Invoker.class, Set.of(S3ObjectStore.class, ConditionalWrites.class, MultipartWriter.class,
+        S3Requests.class));
+  }
+}

@@ -1,0 +1,21 @@
+package io.objectcommit.fs.it;
+
+import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.fs.testing.AbstractObjectStoreContractTest;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The {@link AbstractObjectStoreContractTest} on the real {@code S3ObjectStore} against an S3 implementation
+ * (LocalStack unless configured otherwise): the behaviour the in-memory store of the unit tests is checked
+ * against ({@code InMemoryObjectStoreTest} runs the same suite).
+ */
+@S3IntegrationTest
+class S3ObjectStoreContractIT extends AbstractObjectStoreContractTest {
+
+  @BeforeEach
+  void open(S3TestBucket bucket) throws Exception {
+    use(ObjectStores.open(bucket.name(), contractConfiguration(bucket.hadoopConfiguration())), bucket.key(""));
+  }
+}

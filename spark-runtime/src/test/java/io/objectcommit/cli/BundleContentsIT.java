@@ -1,0 +1,81 @@
+package io.objectcommit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged bundle jar (an IT because only the package phase makes it; it needs no network): it holds every
+ * class users name in settings, unrelocated, and nothing that clusters already have.
+ */
+class BundleContentsIT {
+
+  /** The classes users name in settings or on the command line. */
+  static final List<String> NAMED_BY_USERS = List.of(
+      "io.objectcommit.checkpoint.CheckpointFileSystem",
+      "io.objectcommit.checkpoint.CheckpointFs",
+      "io.objectcommit.checkpoint.CheckpointFileManagerImpl",
+      "io.objectcommit.direct.DirectParquetOutputCommitter",
+      "io.objectcommit.direct.DirectCommitterFactory",
+      "io.objectcommit.staging.spark.StagingCommitProtocol",
+      "io.objectcommit.staging.StagingParquetOutputCommitter",
+      ObjectCommitCommand.class.getName());
+
+  static Path bundle() {
+    String p = System.getProperty("objectcommit.bundle.jar");
+    assertTrue(p != null && Files.isRegularFile(Path.of(p)), "the packaged bundle jar: " + p);
+    return Path.of(p);
+  }
+
+  static List<String> entries() throws IOException {
+    try (JarFile jar = new JarFile(bundle().toFile())) {
+      return Collections.list(jar.entries()).stream().map(e -> e.getName()).collect(Collectors.toList());
+    }
+  }
+
+  @Test
+  void holdsEveryClassUsersName() throws IOException {
+    List<String> entries = entries();
+    List<String> missing = new ArrayList<>();
+    for (String c : NAMED_BY_USERS) {
+      if (!entries.contains(c.replace('.', '/') + ".class")) {
+        missing.add(c);
+      }
+    }
+    assertEquals(List.of(), missing, "classes missing from " + bundle());
+  }
+
+  @Test
+  void holdsNothingTheClusterHas() throws IOException {
+    List<String> foreign = entries().stream()
+        .filter(e -> e.endsWith(".class"))
+        .filter(e -> !e.startsWith("io/objectcommit/"))
+        .collect(Collectors.toList());
+    assertEquals(List.of(), foreign, "only our own classes belong in the bundle (Hadoop, the AWS SDK, Spark, "
+        + "Parquet and Jackson are provided)");
+    for (String prefix : List.of("org/apache/hadoop/", "com/amazonaws/", "org/apache/spark/", "org/apache/parquet/",
+        "com/fasterxml/")) {
+      assertTrue(entries().stream().noneMatch(e -> e.startsWith(prefix)), prefix + " in the bundle");
+    }
+  }
+
+  @Test
+  void mergesServiceFilesAndNamesTheCommand() throws IOException {
+    try (JarFile jar = new JarFile(bundle().toFile())) {
+      String fs = new String(jar.getInputStream(jar.getEntry("META-INF/services/org.apache.hadoop.fs.FileSystem"))
+          .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(fs.contains("io.objectcommit.direct.impl.DirectWorkFileSystem"), fs);
+      assertEquals(ObjectCommitCommand.class.getName(),
+          jar.getManifest().getMainAttributes().getValue("Main-Class"));
+    }
+  }
+}

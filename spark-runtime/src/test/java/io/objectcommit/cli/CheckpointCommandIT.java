@@ -1,0 +1,73 @@
+package io.objectcommit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.checkpoint.CheckpointFileSystem;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** objectcommit checkpoint ls|verify|gc against S3, settings given by --conf, -D key=value and -Dkey=value. */
+@S3IntegrationTest
+class CheckpointCommandIT {
+
+  @Test
+  void lsVerifyGc(S3TestBucket bucket, @TempDir Path dir) throws Exception {
+    Configuration conf = bucket.hadoopConfiguration();
+    conf.set("fs.ckpt.impl", CheckpointFileSystem.class.getName());
+    conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+    String root = "ckpt://" + bucket.name() + "/";
+    try (FileSystem fs = FileSystem.get(URI.create(root), conf)) {
+      for (String f : List.of("q/offsets/0", "q/commits/0")) {
+        try (var out = fs.create(new org.apache.hadoop.fs.Path(root + f), false)) {
+          out.write("12345".getBytes(StandardCharsets.UTF_8));
+        }
+      }
+    }
+    List<String> settings = CommandRun.settings(bucket, dir);
+
+    CommandRun ls = CommandRun.of(args(settings, "checkpoint", "ls", root + "q"));
+    assertEquals(0, ls.code, ls.toString());
+    assertTrue(ls.out.contains("5  /q/offsets/0") && ls.out.contains("3 directories, 2 files, 10 bytes"),
+        ls.toString());
+
+    CommandRun verify = CommandRun.of(args(settings, "checkpoint", "verify", root));
+    assertEquals(0, verify.code, verify.toString());
+    assertTrue(verify.out.contains("2 files (10 bytes): OK"), verify.toString());
+
+    bucket.client().putObject(bucket.name(), "q/offsets/1~00112233445566ff", "orphan");
+    CommandRun dry = CommandRun.of(args(settings, "checkpoint", "gc", root, "--min-age", "0s", "--dry-run"));
+    assertEquals(0, dry.code, dry.toString());
+    assertTrue(dry.out.contains("would delete 1 objects"), dry.toString());
+    CommandRun young = CommandRun.of(args(settings, "checkpoint", "gc", root));
+    assertTrue(young.out.contains("deleted 0 objects"), "default --min-age 1h keeps a new object: " + young);
+    CommandRun gc = CommandRun.of(args(settings, "checkpoint", "gc", root, "--min-age=0s"));
+    assertTrue(gc.out.contains("deleted 1 objects"), gc.toString());
+    assertFalse(bucket.listKeys("q/offsets/").contains("q/offsets/1~00112233445566ff"));
+
+    bucket.client().deleteObject(bucket.name(), bucket.listKeys("q/commits/").get(0));
+    CommandRun bad = CommandRun.of(args(settings, "checkpoint", "verify", root));
+    assertEquals(1, bad.code, "problems found: exit code 1\n" + bad);
+    assertTrue(bad.out.contains("PROBLEM /q/commits/0"), bad.toString());
+
+    CommandRun notCkpt = CommandRun.of(args(settings, "checkpoint", "ls", bucket.s3a("q")));
+    assertEquals(2, notCkpt.code, notCkpt.toString());
+    assertTrue(notCkpt.err.contains("is not on the checkpoint FileSystem"), notCkpt.toString());
+  }
+
+  static List<String> args(List<String> settings, String... rest) {
+    List<String> a = new ArrayList<>(List.of(rest));
+    a.addAll(settings);
+    return a;
+  }
+}

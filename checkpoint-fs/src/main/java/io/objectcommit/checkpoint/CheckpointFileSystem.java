@@ -73,6 +73,10 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     try {
       // fail now, naming the store and this operation, if the bucket is unusable or lacks conditional writes
       store.capabilities("initialize " + scheme + "://" + authority + "/");
+      // fail now, naming the store, if it lacks what the manifests rely on (docs/stores.md)
+      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.fs.StoreGuarantee.IF_NONE_MATCH_PUT,
+          io.objectcommit.fs.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.fs.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+          io.objectcommit.fs.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
     } catch (IOException | RuntimeException e) {
       try {
         store.close();

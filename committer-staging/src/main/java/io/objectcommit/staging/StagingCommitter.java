@@ -109,7 +109,17 @@ public class StagingCommitter extends PathOutputCommitter {
   }
 
   ObjectStore openStore() throws IOException {
-    return ObjectStores.open(layout.bucket(), conf);
+    ObjectStore store = ObjectStores.open(layout.bucket(), conf);
+    try {
+      // task records decide racing attempts (exclusive create); uploads of losers are aborted: docs/stores.md
+      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.fs.StoreGuarantee.IF_NONE_MATCH_PUT,
+          io.objectcommit.fs.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+          io.objectcommit.fs.StoreGuarantee.ABORT_KEEPS_EXISTING), "the staging committer");
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
   }
 
   @Override

@@ -144,6 +144,21 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
   StoreCapabilities capabilities() throws IOException;
 
   /**
+   * Makes sure the store gives every guarantee a component relies on, before that component writes anything.
+   * With {@code fs.objectcommit.conditional-writes=detect} (the default) each guarantee is checked at most once per
+   * bucket and endpoint in this JVM ({@link StoreGuarantee}, docs/stores.md); {@code assume} skips the check.
+   * The default implementation only asks for {@link #capabilities()}, as before this method existed.
+   *
+   * @param needed the guarantees the caller relies on
+   * @param component who asks, named in the error
+   * @throws StoreGuaranteeException (a {@link ConditionalWritesUnsupportedException}) naming the failed guarantee,
+   *     the store and the remedy
+   */
+  default void requireGuarantees(java.util.Set<StoreGuarantee> needed, String component) throws IOException {
+    capabilities();
+  }
+
+  /**
    * {@link #capabilities()} for a user's operation, which a failure of the probe names (for example
    * {@code initialize ckpt://bucket/}): the probe is often the first request sent to a bucket, so its failure
    * (no bucket, refused credentials, endpoint down) is what the user sees.

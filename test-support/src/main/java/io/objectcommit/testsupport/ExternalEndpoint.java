@@ -18,6 +18,11 @@ final class ExternalEndpoint implements RunningEndpoint {
   }
 
   @Override
+  public S3Store store() {
+    return S3Store.EXTERNAL;
+  }
+
+  @Override
   public Optional<Path> logFile() {
     return Optional.empty();
   }

@@ -8,6 +8,11 @@ public interface RunningEndpoint extends AutoCloseable {
 
   S3Endpoint endpoint();
 
+  /** Which S3 implementation this is. */
+  default S3Store store() {
+    return S3Store.LOCALSTACK;
+  }
+
   /** The server's log file, where there is one the harness owns. */
   Optional<Path> logFile();
 

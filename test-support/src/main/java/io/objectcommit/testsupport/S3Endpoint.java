@@ -24,7 +24,9 @@ public final class S3Endpoint {
     /** LocalStack in a container started by Testcontainers. */
     DOCKER,
     /** LocalStack as a local process started by {@link LocalStackHost}. */
-    HOST
+    HOST,
+    /** Another S3 server (moto, S3Proxy, S3Mock) as a local process started by {@link StoreHost}. */
+    STORE
   }
 
   private final Kind kind;
@@ -71,6 +73,7 @@ public final class S3Endpoint {
     return pathStyle;
   }
 
+  /** True when the harness started the server (LocalStack or another store): its buckets vanish with it. */
   public boolean isLocalStack() {
     return kind != Kind.EXTERNAL;
   }

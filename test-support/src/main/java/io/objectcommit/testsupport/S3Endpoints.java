@@ -32,7 +32,7 @@ public final class S3Endpoints {
       shared = start(S3TestSettings.fromEnvironment(), workDir());
       RunningEndpoint started = shared;
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "s3-endpoint-stop"));
-      LOG.info("Using S3 endpoint {}", started.endpoint());
+      LOG.info("Using S3 endpoint {} ({})", started.endpoint(), started.store().description());
     }
     return shared;
   }
@@ -47,7 +47,20 @@ public final class S3Endpoints {
     return Path.of(System.getProperty(WORKDIR_PROPERTY, "target/localstack")).toAbsolutePath();
   }
 
+  /** The store of this JVM's endpoint (starts it if needed). */
+  public static S3Store store() {
+    return shared().store();
+  }
+
   static RunningEndpoint start(S3TestSettings settings, Path workDir) {
+    S3Store store = settings.store();
+    if (store != S3Store.LOCALSTACK && store != S3Store.EXTERNAL) {
+      try {
+        return StoreHost.start(store, workDir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(store.description() + " failed to start (logs under " + workDir + ")", e);
+      }
+    }
     switch (settings.mode()) {
       case EXTERNAL:
         return new ExternalEndpoint(settings.externalEndpoint());

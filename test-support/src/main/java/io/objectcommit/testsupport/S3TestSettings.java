@@ -20,6 +20,10 @@ import java.util.Optional;
  *   <tr><td>{@value #MODE}</td><td>{@code auto} (default), {@code external}, {@code docker} or {@code host}</td></tr>
  *   <tr><td>{@value #PYTHON}</td><td>the Python interpreter for host-mode LocalStack</td></tr>
  *   <tr><td>{@value #CACHE_DIR}</td><td>where host-mode LocalStack's virtualenv is cached</td></tr>
+ *   <tr><td>{@value #STORE}</td><td>which S3 implementation the harness starts: {@code localstack} (default),
+ *       {@code moto}, {@code moto-old}, {@code s3proxy}, {@code s3proxy-old}, {@code s3mock} (see
+ *       {@link S3Store}); the system property {@value #STORE_PROPERTY} overrides it</td></tr>
+ *   <tr><td>{@value #STORE_PYTHON}</td><td>the Python 3 that runs the stores' supervisor (default python3)</td></tr>
  * </table>
  */
 public final class S3TestSettings {
@@ -33,6 +37,10 @@ public final class S3TestSettings {
   public static final String MODE = "OBJECTCOMMIT_S3_MODE";
   public static final String PYTHON = "OBJECTCOMMIT_LOCALSTACK_PYTHON";
   public static final String CACHE_DIR = "OBJECTCOMMIT_CACHE_DIR";
+  public static final String STORE = "OBJECTCOMMIT_S3_STORE";
+  /** System property that overrides {@value #STORE} (per failsafe execution of the store matrix). */
+  public static final String STORE_PROPERTY = "objectcommit.s3.store";
+  public static final String STORE_PYTHON = "OBJECTCOMMIT_STORE_PYTHON";
 
   public static final String DEFAULT_REGION = "us-east-1";
 
@@ -67,6 +75,15 @@ public final class S3TestSettings {
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(MODE + "=" + m.get() + " is not one of auto, external, docker, host");
     }
+  }
+
+  /** The store the harness starts ({@link S3Store#EXTERNAL} when an external endpoint is used). */
+  public S3Store store() {
+    if (mode() == Mode.EXTERNAL) {
+      return S3Store.EXTERNAL;
+    }
+    return Optional.ofNullable(System.getProperty(STORE_PROPERTY)).filter(s -> !s.isBlank()).or(() -> get(STORE))
+        .map(S3Store::of).orElse(S3Store.LOCALSTACK);
   }
 
   public Optional<String> sharedBucket() {

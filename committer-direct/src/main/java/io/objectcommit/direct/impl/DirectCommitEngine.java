@@ -7,6 +7,7 @@ import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.JobMarker;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.StoreGuarantee;
 import io.objectcommit.fs.WriteCondition;
 import io.objectcommit.fs.commit.CommitterStatistics;
 import io.objectcommit.fs.commit.JobId;
@@ -142,8 +143,18 @@ public final class DirectCommitEngine {
     Configuration conf = task.getConfiguration();
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
     JobId id = JobId.resolve(conf, Objects.toString(task.getJobID(), null));
+    ObjectStore store = stores.open(location.bucket(), conf);
+    try {
+      // task records (exclusive create, compare-and-swap) and aborted uploads: docs/stores.md
+      store.requireGuarantees(java.util.EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
+          StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP,
+          StoreGuarantee.ABORT_KEEPS_EXISTING), "the direct committer");
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
     return new AttemptWriter(task.getTaskAttemptID().toString(), OutputLocation.taskName(task.getTaskAttemptID()),
-        id.id(), location, stores.open(location.bucket(), conf), options);
+        id.id(), location, store, options);
   }
 
   public Path workPath(TaskAttemptContext task) {

@@ -19,6 +19,9 @@ import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.StoreCapabilities;
+import io.objectcommit.fs.StoreGuarantee;
+import java.util.EnumSet;
+import java.util.Set;
 import io.objectcommit.fs.StoredBytes;
 import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.WriteCondition;
@@ -55,6 +58,9 @@ public final class S3ObjectStore implements ObjectStore {
   private final ConditionalWrites conditional;
   private final MultipartWriter multipart;
   private final Closeable onClose;
+  private final AmazonS3 client;
+  private final String where;
+  private final Invoker.Sleeper sleeper;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -67,6 +73,9 @@ public final class S3ObjectStore implements ObjectStore {
     this.options = options;
     this.encryption = encryption;
     this.onClose = onClose;
+    this.client = client;
+    this.where = where;
+    this.sleeper = sleeper;
     Invoker invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
     this.requests = new S3Requests(bucket, client, encryption, invoker);
     this.conditional = new ConditionalWrites(requests, options);
@@ -91,11 +100,13 @@ public final class S3ObjectStore implements ObjectStore {
       if (start.complete()) {
         return conditional.put(key, Payload.of(start.buffer(), 0, start.length()), effective);
       }
+      requireConditionalCompletion(effective);
       return multipart.upload(key, start, p.open(), effective);
     }
     if (p.length() < options.multipartThreshold()) {
       return conditional.put(key, p, effective);
     }
+    requireConditionalCompletion(effective);
     return multipart.upload(key, p, effective);
   }
 
@@ -240,8 +251,9 @@ public final class S3ObjectStore implements ObjectStore {
   public ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts,
       WriteCondition condition) throws IOException {
     checkOpen();
-    return multipart.complete(upload, parts,
-        conditional.prepare(upload.key(), condition, "completeMultipartUpload"));
+    WriteCondition effective = conditional.prepare(upload.key(), condition, "completeMultipartUpload");
+    requireConditionalCompletion(effective);
+    return multipart.complete(upload, parts, effective);
   }
 
   @Override
@@ -257,6 +269,22 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   // -------------------------------------------------------------------------------------------------- misc
+
+  @Override
+  public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
+    checkOpen();
+    StoreGuarantees.require(options, where, component, needed, () -> new S3ObjectStore(bucket, client,
+        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), encryption, where, () -> { },
+        sleeper));
+  }
+
+  /** A conditional multipart completion is sent only where the store honours that condition on completion. */
+  private void requireConditionalCompletion(WriteCondition c) throws IOException {
+    if (c.isConditional()) {
+      requireGuarantees(EnumSet.of(c.kind() == WriteCondition.Kind.IF_ABSENT ? StoreGuarantee.IF_NONE_MATCH_COMPLETE
+          : StoreGuarantee.IF_MATCH_COMPLETE), "a conditional multipart write");
+    }
+  }
 
   @Override
   public StoreCapabilities capabilities() throws IOException {

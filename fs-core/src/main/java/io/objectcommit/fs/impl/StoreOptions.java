@@ -74,6 +74,11 @@ public final class StoreOptions {
     return multipartSize;
   }
 
+  /** These options with another conditional-writes mode (the guarantee check writes with ASSUME). */
+  public StoreOptions withConditionalWrites(ConditionalWritesMode mode) {
+    return new StoreOptions(retryPolicy, multipartSize, multipartThreshold, mode, probePrefix);
+  }
+
   public long multipartThreshold() {
     return multipartThreshold;
   }

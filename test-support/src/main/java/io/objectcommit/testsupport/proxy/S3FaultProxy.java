@@ -64,7 +64,8 @@ public final class S3FaultProxy implements AutoCloseable {
     int port = upstream.uri().getPort() < 0 ? 80 : upstream.uri().getPort();
     this.upstreamAddress = new InetSocketAddress(upstream.uri().getHost(), port);
     this.state = new ConsistencyState(clock);
-    this.probe = new UpstreamProbe(upstream.uri());
+    this.probe = new UpstreamProbe(upstream.uri(),
+        new SigV4Signer(upstream.accessKey(), upstream.secretKey(), upstream.region()));
     this.rewriter = new ListingRewriter(state, probe);
     this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
     int id = INSTANCES.incrementAndGet();

@@ -3,7 +3,6 @@ package io.objectcommit.testsupport.proxy;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -25,8 +24,9 @@ import org.w3c.dom.Node;
 
 /**
  * The proxy's own requests to the store, made to learn what a client request is about to change: the version an
- * overwrite replaces, how a key about to be deleted was listed, which keys exist under a prefix. Unsigned (the
- * store must accept anonymous requests, as LocalStack does); not counted in {@link RequestCounts}.
+ * overwrite replaces, how a key about to be deleted was listed, which keys exist under a prefix. Signed with the
+ * endpoint's credentials (SigV4), so that stores that check signatures answer them too; not counted in
+ * {@link RequestCounts}.
  */
 final class UpstreamProbe implements ListingRewriter.PrefixProbe {
 
@@ -34,11 +34,13 @@ final class UpstreamProbe implements ListingRewriter.PrefixProbe {
       Locale.ROOT);
 
   private final URI upstream;
+  private final SigV4Signer signer;
   private final HttpClient http;
   private final AtomicLong requests = new AtomicLong();
 
-  UpstreamProbe(URI upstream) {
+  UpstreamProbe(URI upstream, SigV4Signer signer) {
     this.upstream = upstream;
+    this.signer = signer;
     this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10)).build();
   }
@@ -49,7 +51,7 @@ final class UpstreamProbe implements ListingRewriter.PrefixProbe {
 
   /** The whole object, or empty if it does not exist. */
   Optional<StoredObject> get(String bucket, String key) throws IOException {
-    HttpResponse<byte[]> r = send(HttpRequest.newBuilder(objectUri(bucket, key)).GET().build());
+    HttpResponse<byte[]> r = send(signed(objectUri(bucket, key), "GET"));
     if (r.statusCode() == 404) {
       return Optional.empty();
     }
@@ -67,8 +69,7 @@ final class UpstreamProbe implements ListingRewriter.PrefixProbe {
 
   /** How the key would be listed, or empty if it does not exist. */
   Optional<ListingEntry> head(String bucket, String key) throws IOException {
-    HttpResponse<byte[]> r = send(HttpRequest.newBuilder(objectUri(bucket, key))
-        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+    HttpResponse<byte[]> r = send(signed(objectUri(bucket, key), "HEAD"));
     if (r.statusCode() == 404) {
       return Optional.empty();
     }
@@ -84,8 +85,8 @@ final class UpstreamProbe implements ListingRewriter.PrefixProbe {
   @Override
   public List<String> keysUnder(String bucket, String keyPrefix) throws IOException {
     URI uri = URI.create(upstream + "/" + encodePath(bucket) + "?list-type=2&max-keys=1000&prefix="
-        + URLEncoder.encode(keyPrefix, StandardCharsets.UTF_8).replace("+", "%20"));
-    HttpResponse<byte[]> r = send(HttpRequest.newBuilder(uri).GET().build());
+        + SigV4Signer.encode(keyPrefix, false));
+    HttpResponse<byte[]> r = send(signed(uri, "GET"));
     expectOk(r, "LIST", bucket, keyPrefix);
     Document doc = ListingRewriter.parse(r.body());
     Element root = doc.getDocumentElement();
@@ -106,7 +107,13 @@ final class UpstreamProbe implements ListingRewriter.PrefixProbe {
   }
 
   private static String encodePath(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
+    return SigV4Signer.encode(s, true);
+  }
+
+  private HttpRequest signed(URI uri, String method) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
+    signer.headers(method, uri, ZonedDateTime.now(ZoneOffset.UTC)).forEach(b::header);
+    return b.build();
   }
 
   private HttpResponse<byte[]> send(HttpRequest request) throws IOException {

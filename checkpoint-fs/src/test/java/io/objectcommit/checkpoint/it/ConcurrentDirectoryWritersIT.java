@@ -1,0 +1,122 @@
+package io.objectcommit.checkpoint.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.objectcommit.fs.StoreGuarantee;
+import io.objectcommit.fs.StoreGuaranteeException;
+import io.objectcommit.testsupport.S3Endpoints;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3Store;
+import io.objectcommit.testsupport.S3TestBucket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several writers (each its own FileSystem, as separate processes would be) create files in one {@code ckpt://}
+ * directory at once. Every file must be listed afterwards: on a store whose conditional writes are atomic they are;
+ * on one whose are not, the guarantee check refuses the store before anything is written, and with the check
+ * skipped ({@code conditional-writes=assume}) files are lost without an error, which is what the check prevents.
+ */
+@S3IntegrationTest
+class ConcurrentDirectoryWritersIT {
+
+  private static final int WRITERS = 4;
+  private static final int FILES_EACH = 15;
+
+  /** The stores of the matrix that fail a guarantee checkpoint-fs relies on, and which one. */
+  static StoreGuarantee failedGuarantee(S3Store store) {
+    switch (store) {
+      case S3PROXY:
+        return StoreGuarantee.ATOMIC_COMPARE_AND_SWAP;
+      case S3MOCK:
+        return StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE;
+      case MOTO_OLD:
+      case S3PROXY_OLD:
+        return StoreGuarantee.IF_NONE_MATCH_PUT;
+      default:
+        return null;
+    }
+  }
+
+  @Test
+  void everyFileOfConcurrentWritersIsListedOrTheStoreIsRefusedUpFront(S3TestBucket bucket) throws Exception {
+    Configuration conf = CkptTestSupport.conf(bucket.endpoint(), bucket);
+    Path dir = CkptTestSupport.path(bucket, bucket.prefix() + "q/state");
+    StoreGuarantee failing = failedGuarantee(S3Endpoints.store());
+    if (failing != null) {
+      // refused when the file system opens, before anything is written
+      StoreGuaranteeException e = assertThrows(StoreGuaranteeException.class, () -> {
+        try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
+          CkptTestSupport.write(fs, new Path(dir, "first"), "x", false);
+        }
+      });
+      assertTrue(e.failedGuarantees().contains(failing), e.failedGuarantees() + ": " + e.getMessage());
+      assertTrue(e.getMessage().contains(failing.name()) && e.getMessage().contains("checkpoint-fs")
+          && e.getMessage().contains(bucket.endpoint().uri().toString()), e.getMessage());
+      System.out.println("STORE-MATRIX " + S3Endpoints.store().description() + ": checkpoint-fs refused: "
+          + e.failedGuarantees());
+      assertEquals(List.of(), bucket.listKeys("q/"), "nothing written before the refusal");
+      return;
+    }
+    assertEquals(WRITERS * FILES_EACH, writeConcurrently(conf, bucket, dir));
+  }
+
+  @Test
+  void withTheCheckSkippedANonAtomicStoreLosesFiles(S3TestBucket bucket) throws Exception {
+    assumeTrue(S3Endpoints.store() == S3Store.S3PROXY, "shown on S3Proxy 4.1.0 (racing If-Match writes)");
+    Configuration conf = CkptTestSupport.conf(bucket.endpoint(), bucket);
+    conf.set("fs.objectcommit.conditional-writes", "assume");
+    int listed = WRITERS * FILES_EACH;
+    for (int attempt = 0; attempt < 3 && listed == WRITERS * FILES_EACH; attempt++) {
+      listed = writeConcurrently(conf, bucket, CkptTestSupport.path(bucket, bucket.prefix() + "q" + attempt + "/s"));
+    }
+    System.out.println("STORE-MATRIX S3Proxy 4.1.0 with conditional-writes=assume: " + listed + " of "
+        + WRITERS * FILES_EACH + " files listed after " + WRITERS + " concurrent writers");
+    assertTrue(listed < WRITERS * FILES_EACH, "every create returned normally, yet files are lost: " + listed);
+  }
+
+  /** Writes {@link #FILES_EACH} files from each of {@link #WRITERS} FileSystems at once; returns how many are listed. */
+  private static int writeConcurrently(Configuration conf, S3TestBucket bucket, Path dir) throws Exception {
+    try (FileSystem setup = CkptTestSupport.fs(conf, bucket)) {
+      setup.mkdirs(dir);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    CountDownLatch go = new CountDownLatch(1);
+    try {
+      List<Future<Void>> done = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        int writer = w;
+        done.add(pool.submit(() -> {
+          try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
+            go.await();
+            for (int i = 0; i < FILES_EACH; i++) {
+              CkptTestSupport.write(fs, new Path(dir, "w" + writer + "-" + i), "writer " + writer, false);
+            }
+          }
+          return null;
+        }));
+      }
+      go.countDown();
+      for (Future<Void> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
+      return fs.listStatus(dir).length;
+    }
+  }
+
+}

@@ -1,0 +1,29 @@
+package io.objectcommit.fs;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The store fails a {@link StoreGuarantee} that the component about to write relies on. Raised once per bucket and
+ * endpoint, before anything unsafe is written; names the guarantee, what the check saw, the store and the remedy.
+ */
+public class StoreGuaranteeException extends ConditionalWritesUnsupportedException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final transient Map<StoreGuarantee, String> failed;
+
+  public StoreGuaranteeException(String path, String detail, Map<StoreGuarantee, String> failed) {
+    super(path, detail);
+    this.failed = Map.copyOf(failed);
+  }
+
+  /** The guarantees that failed, with what the check saw. */
+  public Set<StoreGuarantee> failedGuarantees() {
+    return failed.keySet();
+  }
+
+  public Map<StoreGuarantee, String> failures() {
+    return failed;
+  }
+}

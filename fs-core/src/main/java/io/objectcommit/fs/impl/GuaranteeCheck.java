@@ -1,0 +1,375 @@
+package io.objectcommit.fs.impl;
+
+import io.objectcommit.fs.GuaranteeReport;
+import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.ObjectChangedException;
+import io.objectcommit.fs.ObjectInfo;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.Payload;
+import io.objectcommit.fs.StoreGuarantee;
+import io.objectcommit.fs.StoredBytes;
+import io.objectcommit.fs.UploadedPart;
+import io.objectcommit.fs.WriteCondition;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Verifies the {@link StoreGuarantee}s against a store, through an {@link ObjectStore} whose conditional writes
+ * are trusted ({@code conditional-writes=assume}, so that the check does not recurse into detection). Every
+ * object it writes lives under one fresh prefix and is deleted at the end.
+ *
+ * <p>Sequential guarantees cost a handful of requests each. The two atomicity guarantees race {@link #writers}
+ * threads over {@link #rounds} rounds; the defaults are chosen from measurements on stores that get the race
+ * wrong (docs/stores.md, "How many rounds").
+ */
+public final class GuaranteeCheck {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GuaranteeCheck.class);
+  /** Rounds of each race: see docs/stores.md for the measurements behind it. */
+  public static final int DEFAULT_ROUNDS = 12;
+  /** Racing writers per round. */
+  public static final int DEFAULT_WRITERS = 4;
+
+  private final ObjectStore store;
+  private final String prefix;
+  private final int rounds;
+  private final int writers;
+  private final List<String> written = new ArrayList<>();
+  /** Uploads whose completion was refused: aborted at the end, after the checks of what they left. */
+  private final List<MultipartUpload> refusedUploads = new ArrayList<>();
+
+  public GuaranteeCheck(ObjectStore store, String probePrefix, int rounds, int writers) {
+    this.store = store;
+    this.prefix = probePrefix + "check-" + UUID.randomUUID() + "/";
+    this.rounds = rounds;
+    this.writers = writers;
+  }
+
+  /** Checks each guarantee asked for (in declaration order) and reports; never throws for a failed guarantee. */
+  public GuaranteeReport run(Set<StoreGuarantee> guarantees) throws IOException {
+    long t0 = System.nanoTime();
+    long r0 = store.statistics().snapshot().totalRequests();
+    Map<StoreGuarantee, String> failures = new EnumMap<>(StoreGuarantee.class);
+    // The sequential guarantees are independent (own keys): checked side by side, while the races run one after
+    // the other here (two races at once change each other's timing and hide lost races: measured on S3Mock).
+    ExecutorService pool = Executors.newFixedThreadPool(StoreGuarantee.values().length + writers, r -> {
+      Thread t = new Thread(r, "objectcommit-guarantee-check");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      Map<StoreGuarantee, Future<Optional<String>>> results = new EnumMap<>(StoreGuarantee.class);
+      for (StoreGuarantee g : StoreGuarantee.values()) {
+        if (guarantees.contains(g) && !isRace(g)) {
+          results.put(g, pool.submit(() -> check(g, pool)));
+        }
+      }
+      for (StoreGuarantee g : StoreGuarantee.values()) {
+        if (guarantees.contains(g) && isRace(g)) {
+          check(g, pool).ifPresent(why -> failures.put(g, why));
+        }
+      }
+      for (Map.Entry<StoreGuarantee, Future<Optional<String>>> e : results.entrySet()) {
+        await(e.getValue()).ifPresent(why -> failures.put(e.getKey(), why));
+      }
+    } finally {
+      pool.shutdownNow();
+      cleanUp();
+    }
+    GuaranteeReport report = new GuaranteeReport(store.pathOf(prefix), guarantees, failures,
+        store.statistics().snapshot().totalRequests() - r0, (System.nanoTime() - t0) / 1_000_000);
+    LOG.info("Store guarantee check: {}", report);
+    return report;
+  }
+
+  private static boolean isRace(StoreGuarantee g) {
+    return g == StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE || g == StoreGuarantee.ATOMIC_COMPARE_AND_SWAP;
+  }
+
+  private Optional<String> check(StoreGuarantee g, ExecutorService pool) throws IOException {
+    switch (g) {
+      case IF_NONE_MATCH_PUT:
+        return ifNoneMatch(false);
+      case IF_NONE_MATCH_COMPLETE:
+        return ifNoneMatch(true);
+      case IF_MATCH_PUT:
+        return ifMatch(false);
+      case IF_MATCH_COMPLETE:
+        return ifMatch(true);
+      case ATOMIC_EXCLUSIVE_CREATE:
+        return raceExclusiveCreates(pool);
+      case ATOMIC_COMPARE_AND_SWAP:
+        return raceCompareAndSwap(pool);
+      case ABORT_KEEPS_EXISTING:
+        return abortKeepsExisting();
+      default:
+        throw new IllegalArgumentException(g.toString());
+    }
+  }
+
+  /** Exclusive create of a new key succeeds; a second one (PUT or Complete) is refused; the object unchanged. */
+  private Optional<String> ifNoneMatch(boolean multipart) throws IOException {
+    String key = key(multipart ? "inm-complete" : "inm-put");
+    String how = multipart ? "CompleteMultipartUpload" : "PutObject";
+    try {
+      write(key, "first", WriteCondition.ifAbsent(), multipart);
+    } catch (FileAlreadyExistsException e) {
+      return Optional.of("an exclusive " + how + " of a new key was refused");
+    } catch (IOException e) {
+      return rejectedHeader(e, "If-None-Match", how);
+    }
+    StoredBytes before = store.getBytes(key);
+    try {
+      write(key, "second", WriteCondition.ifAbsent(), multipart);
+      return Optional.of("a second exclusive " + how + " of one key succeeded");
+    } catch (FileAlreadyExistsException expected) {
+      return unchanged(key, before, "a refused exclusive " + how);
+    }
+  }
+
+  /** If-Match: a stale ETag and a missing key are refused, objects unchanged; the current ETag succeeds. */
+  private Optional<String> ifMatch(boolean multipart) throws IOException {
+    String key = key(multipart ? "im-complete" : "im-put");
+    String how = multipart ? "CompleteMultipartUpload" : "PutObject";
+    String stale = write(key, "v1", WriteCondition.none(), false).etag();
+    String current = write(key, "v2", WriteCondition.none(), false).etag();
+    if (stale.equals(current)) {
+      return Optional.of("two different objects got one ETag (" + stale + ")");
+    }
+    StoredBytes before = store.getBytes(key);
+    try {
+      write(key, "v3 stale", WriteCondition.ifMatch(stale), multipart);
+      return Optional.of("an If-Match " + how + " with a stale ETag succeeded");
+    } catch (ObjectChangedException | FileNotFoundException expected) {
+      Optional<String> changed = unchanged(key, before, "a refused If-Match " + how);
+      if (changed.isPresent()) {
+        return changed;
+      }
+    } catch (IOException e) {
+      return rejectedHeader(e, "If-Match", how);
+    }
+    String missing = key(multipart ? "im-complete-missing" : "im-put-missing");
+    try {
+      write(missing, "v1", WriteCondition.ifMatch(current), multipart);
+      return Optional.of("an If-Match " + how + " of a missing key succeeded");
+    } catch (ObjectChangedException | FileNotFoundException expected) {
+      if (store.head(missing).isPresent()) {
+        return Optional.of("a refused If-Match " + how + " of a missing key created it");
+      }
+    }
+    try {
+      write(key, "v3", WriteCondition.ifMatch(current), multipart);
+    } catch (ObjectChangedException | FileNotFoundException e) {
+      return Optional.of("an If-Match " + how + " with the current ETag was refused");
+    }
+    return Optional.empty();
+  }
+
+  private Optional<String> abortKeepsExisting() throws IOException {
+    String key = key("abort");
+    write(key, "existing", WriteCondition.none(), false);
+    StoredBytes before = store.getBytes(key);
+    MultipartUpload upload = store.initiateMultipartUpload(key);
+    store.uploadPart(upload, 1, payload("aborted part"));
+    store.abortMultipartUpload(upload);
+    return unchanged(key, before, "AbortMultipartUpload of an upload to it");
+  }
+
+  /** Each round, {@link #writers} exclusive creates of one fresh key race: exactly one must win. */
+  private Optional<String> raceExclusiveCreates(ExecutorService pool) throws IOException {
+    int bad = 0;
+    int worst = 1;
+    for (int round = 0; round < rounds; round++) {
+      String key = key("race-create-" + round);
+      int winners = race(pool, i -> {
+        try {
+          store.createExclusive(key, payload("writer " + i));
+          return true;
+        } catch (FileAlreadyExistsException lost) {
+          return false;
+        }
+      });
+      if (winners != 1) {
+        bad++;
+        worst = Math.max(worst, winners);
+      }
+    }
+    return bad == 0 ? Optional.empty() : Optional.of(bad + " of " + rounds + " rounds of " + writers
+        + " racing exclusive creates had " + (worst > 1 ? "several winners (up to " + worst + ")" : "no winner"));
+  }
+
+  /** Each round, {@link #writers} If-Match writes from one ETag race: exactly one must win. */
+  private Optional<String> raceCompareAndSwap(ExecutorService pool) throws IOException {
+    String key = key("race-cas");
+    int bad = 0;
+    int worst = 1;
+    for (int round = 0; round < rounds; round++) {
+      String etag = write(key, "round " + round, WriteCondition.none(), false).etag();
+      int r = round;
+      int winners = race(pool, i -> {
+        try {
+          store.replaceIfMatch(key, payload("round " + r + " writer " + i), etag);
+          return true;
+        } catch (ObjectChangedException | FileNotFoundException lost) {
+          return false;
+        }
+      });
+      if (winners != 1) {
+        bad++;
+        worst = Math.max(worst, winners);
+      }
+    }
+    return bad == 0 ? Optional.empty() : Optional.of(bad + " of " + rounds + " rounds of " + writers
+        + " racing If-Match writes had " + (worst > 1 ? "several winners (up to " + worst + ")" : "no winner"));
+  }
+
+  private static <T> T await(Future<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted during the store guarantee check");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new IOException(cause);
+    }
+  }
+
+  interface Attempt {
+    boolean run(int writer) throws IOException;
+  }
+
+  /** Runs the writers released at once; returns how many won. */
+  private int race(ExecutorService pool, Attempt attempt) throws IOException {
+    CountDownLatch ready = new CountDownLatch(writers);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<Boolean>> results = new ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      int writer = i;
+      Callable<Boolean> c = () -> {
+        ready.countDown();
+        go.await();
+        return attempt.run(writer);
+      };
+      results.add(pool.submit(c));
+    }
+    int winners = 0;
+    try {
+      ready.await();
+      go.countDown();
+      for (Future<Boolean> f : results) {
+        if (f.get()) {
+          winners++;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted during the store guarantee check");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
+    }
+    return winners;
+  }
+
+  /**
+   * Writes with one PUT, or as a one-part multipart upload. A refused upload is aborted only at the end, so that
+   * what the refusal itself left is checked apart from what an abort does ({@link StoreGuarantee#ABORT_KEEPS_EXISTING}).
+   */
+  private ObjectInfo write(String key, String content, WriteCondition c, boolean multipart) throws IOException {
+    remember(key);
+    if (!multipart) {
+      return store.put(key, payload(content), c);
+    }
+    MultipartUpload upload = store.initiateMultipartUpload(key);
+    try {
+      UploadedPart part = store.uploadPart(upload, 1, payload(content));
+      return store.completeMultipartUpload(upload, List.of(part), c);
+    } catch (IOException e) {
+      synchronized (this) {
+        refusedUploads.add(upload);
+      }
+      throw e;
+    }
+  }
+
+  private Optional<String> unchanged(String key, StoredBytes before, String what) throws IOException {
+    Optional<ObjectInfo> now = store.head(key);
+    if (now.isEmpty()) {
+      return Optional.of(what + " deleted the existing object");
+    }
+    StoredBytes after = store.getBytes(key);
+    if (!Arrays.equals(before.data(), after.data())) {
+      return Optional.of(what + " replaced the existing object");
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> rejectedHeader(IOException e, String header, String how) throws IOException {
+    String status = String.valueOf(e.getCause() instanceof com.amazonaws.AmazonServiceException
+        ? ((com.amazonaws.AmazonServiceException) e.getCause()).getStatusCode() : -1);
+    if (status.equals("400") || status.equals("501")) {
+      return Optional.of("the store rejects " + header + " on " + how + " (" + status + ")");
+    }
+    throw e;
+  }
+
+  private String key(String name) {
+    return prefix + name;
+  }
+
+  private synchronized void remember(String key) {
+    if (!written.contains(key)) {
+      written.add(key);
+    }
+  }
+
+  private static Payload payload(String s) {
+    return Payload.of(("objectcommit store guarantee check: " + s).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void cleanUp() {
+    for (MultipartUpload u : refusedUploads) {
+      try {
+        store.abortMultipartUpload(u);
+      } catch (IOException e) {
+        LOG.warn("Store guarantee check: could not abort {}: {}", u, e.toString());
+      }
+    }
+    List<String> keys = new ArrayList<>(written);
+    for (int round = 0; round < rounds; round++) {
+      keys.add(key("race-create-" + round));
+    }
+    try {
+      store.deleteBatch(keys);
+    } catch (IOException e) {
+      LOG.warn("Store guarantee check: could not delete its objects under {}: {}", store.pathOf(prefix), e.toString());
+      LOG.debug("cleanup failure", e);
+    }
+  }
+}

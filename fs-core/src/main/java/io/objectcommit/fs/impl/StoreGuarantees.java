@@ -1,0 +1,145 @@
+package io.objectcommit.fs.impl;
+
+import io.objectcommit.fs.FsCoreConstants;
+import io.objectcommit.fs.GuaranteeReport;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.StoreGuarantee;
+import io.objectcommit.fs.StoreGuaranteeException;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the guarantee check found, per bucket and endpoint, for the life of the JVM: each guarantee is checked at
+ * most once per bucket and endpoint, the first time a component asks for it; a component that asks for one that
+ * failed is refused with a {@link StoreGuaranteeException}.
+ */
+public final class StoreGuarantees {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StoreGuarantees.class);
+  private static final Map<String, Known> KNOWN = new ConcurrentHashMap<>();
+
+  /** Opens the store the check writes through, with conditional writes trusted (no recursion into detection). */
+  @FunctionalInterface
+  public interface AssumedStore {
+    ObjectStore open() throws IOException;
+  }
+
+  private static final class Known {
+    final Set<StoreGuarantee> checked = EnumSet.noneOf(StoreGuarantee.class);
+    final Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
+    long requests;
+    long millis;
+  }
+
+  private StoreGuarantees() {
+  }
+
+  /**
+   * Makes sure the store at {@code where} gives every guarantee in {@code needed}: checks those not checked yet
+   * (through a store from {@code assumed}, writing under {@code probePrefix}), then refuses if any failed.
+   *
+   * @param where bucket and endpoint, the cache key and the name used in messages
+   * @param who the component asking, for the message
+   * @throws StoreGuaranteeException naming the failed guarantees, the store and the remedy
+   */
+  public static void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
+      AssumedStore assumed) throws IOException {
+    Known k = KNOWN.computeIfAbsent(where, w -> new Known());
+    Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
+    synchronized (k) {
+      Set<StoreGuarantee> missing = EnumSet.noneOf(StoreGuarantee.class);
+      needed.stream().filter(g -> !k.checked.contains(g)).forEach(missing::add);
+      if (!missing.isEmpty()) {
+        try (ObjectStore store = assumed.open()) {
+          GuaranteeReport r = new GuaranteeCheck(store, probePrefix, GuaranteeCheck.DEFAULT_ROUNDS,
+              GuaranteeCheck.DEFAULT_WRITERS).run(missing);
+          k.checked.addAll(missing);
+          k.failed.putAll(r.failures());
+          k.requests += r.requests();
+          k.millis += r.millis();
+          LOG.info("Store guarantees of {} checked for {} in {} ms, {} requests: {} hold{}", where, who, r.millis(),
+              r.requests(), r.held(), r.failures().isEmpty() ? "" : ", FAILED " + r.failures().keySet());
+        }
+      }
+      needed.stream().filter(k.failed::containsKey).forEach(g -> failed.put(g, k.failed.get(g)));
+    }
+    if (!failed.isEmpty()) {
+      throw refusal(where, who, failed);
+    }
+  }
+
+  /**
+   * {@link #require(String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect} checks,
+   * {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses that lose
+   * data (the atomicity guarantees cannot be emulated).
+   */
+  public static void require(StoreOptions options, String where, String who, Set<StoreGuarantee> needed,
+      AssumedStore assumed) throws IOException {
+    switch (options.conditionalWrites()) {
+      case ASSUME:
+        return;
+      case EMULATE:
+        warnEmulated(where, who, needed);
+        return;
+      default:
+        require(where, who, needed, options.probePrefix(), assumed);
+    }
+  }
+
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+  private static void warnEmulated(String where, String who, Set<StoreGuarantee> needed) {
+    if (!WARNED.add(where + "\n" + who)) {
+      return;
+    }
+    StringBuilder risks = new StringBuilder();
+    if (needed.contains(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE)) {
+      risks.append(" two writers creating one key at the same moment both succeed and the later silently replaces"
+          + " the earlier;");
+    }
+    if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
+      risks.append(" two writers updating one object from the same version both succeed and the earlier update is"
+          + " lost;");
+    }
+    if (risks.length() > 0) {
+      LOG.warn("Conditional writes are EMULATED on {} ({}=emulate), so for {}:{} safe only while one writer at a"
+          + " time uses each key (see docs/stores.md)", where, FsCoreConstants.CONDITIONAL_WRITES, who, risks);
+    }
+  }
+
+  /** The guarantees known to fail on {@code where} so far (for reports and tests). */
+  public static Map<StoreGuarantee, String> knownFailures(String where) {
+    Known k = KNOWN.get(where);
+    if (k == null) {
+      return Map.of();
+    }
+    synchronized (k) {
+      return Map.copyOf(k.failed);
+    }
+  }
+
+  static StoreGuaranteeException refusal(String where, String who, Map<StoreGuarantee, String> failed) {
+    String what = failed.entrySet().stream().map(e -> e.getKey() + " (" + e.getKey().description() + "): "
+        + e.getValue()).collect(Collectors.joining("; "));
+    String msg = "The store at " + where + " fails " + (failed.size() == 1 ? "a guarantee" : "guarantees") + " that "
+        + who + " relies on: " + what + ". Writing there could lose or duplicate data with concurrent writers."
+        + " Use a store that gives it (AWS S3 does; see docs/stores.md for others), or, if you are sure that no two"
+        + " writers ever race on one key, set " + FsCoreConstants.CONDITIONAL_WRITES + "=assume to skip the check"
+        + " (see docs/stores.md for what is then at risk).";
+    LOG.error(msg);
+    return new StoreGuaranteeException(where, msg, failed);
+  }
+
+  /** Forgets what was checked (tests). */
+  public static void reset() {
+    KNOWN.clear();
+    WARNED.clear();
+  }
+}

@@ -1,0 +1,229 @@
+package io.objectcommit.fs.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.fs.GuaranteeReport;
+import io.objectcommit.fs.ListPage;
+import io.objectcommit.fs.MultipartUpload;
+import io.objectcommit.fs.ObjectInfo;
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.Payload;
+import io.objectcommit.fs.StoreCapabilities;
+import io.objectcommit.fs.StoreGuarantee;
+import io.objectcommit.fs.StoreGuaranteeException;
+import io.objectcommit.fs.StoredBytes;
+import io.objectcommit.fs.UploadedPart;
+import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.fs.statistics.StoreStatistics;
+import io.objectcommit.fs.testing.InMemoryObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The check against an honest in-memory store, and against stores broken the ways real ones were seen broken. */
+class GuaranteeCheckTest {
+
+  private static final String PREFIX = ".objectcommit/probe/";
+
+  @AfterEach
+  void forget() {
+    StoreGuarantees.reset();
+  }
+
+  private static GuaranteeReport check(ObjectStore store) throws IOException {
+    return new GuaranteeCheck(store, PREFIX, GuaranteeCheck.DEFAULT_ROUNDS, GuaranteeCheck.DEFAULT_WRITERS)
+        .run(EnumSet.allOf(StoreGuarantee.class));
+  }
+
+  @Test
+  void anAtomicStorePassesEveryGuaranteeWithinBudgetAndLeavesNothing() throws Exception {
+    InMemoryObjectStore store = InMemoryObjectStore.create("b");
+    GuaranteeReport r = check(store);
+    assertEquals(EnumSet.allOf(StoreGuarantee.class), r.held(), r.toString());
+    assertTrue(r.requests() < 200, "requests: " + r.requests());
+    assertEquals(List.of(), store.keys(""));
+    assertEquals(List.of(), store.pendingUploads(""));
+  }
+
+  @Test
+  void ignoredIfMatchOnCompleteIsFoundAsMotoDoes() throws Exception {
+    ObjectStore moto = new Broken(InMemoryObjectStore.create("b")) {
+      @Override
+      public ObjectInfo completeMultipartUpload(MultipartUpload u, List<UploadedPart> p, WriteCondition c)
+          throws IOException {
+        return super.completeMultipartUpload(u, p, c.kind() == WriteCondition.Kind.IF_MATCH ? WriteCondition.none() : c);
+      }
+    };
+    assertEquals(Set.of(StoreGuarantee.IF_MATCH_COMPLETE), check(moto).failures().keySet());
+  }
+
+  @Test
+  void anAbortThatDeletesTheExistingObjectIsFoundAsS3MockDoes() throws Exception {
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore s3mock = new Broken(inner) {
+      @Override
+      public void abortMultipartUpload(MultipartUpload u) throws IOException {
+        super.abortMultipartUpload(u);
+        inner.delete(u.key());
+      }
+    };
+    assertEquals(Set.of(StoreGuarantee.ABORT_KEEPS_EXISTING), check(s3mock).failures().keySet());
+  }
+
+  @Test
+  void racingWritesThatAllWinAreFound() throws Exception {
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore racy = new Broken(inner) {
+      @Override
+      public ObjectInfo put(String key, Payload payload, WriteCondition c) throws IOException {
+        if (c.isConditional() && key.contains("race-")) { // checks first, writes later: every racer passes
+          Optional<ObjectInfo> now = inner.head(key);
+          boolean ok = c.kind() == WriteCondition.Kind.IF_ABSENT ? now.isEmpty()
+              : now.isPresent() && now.get().etag().equals(c.etag());
+          sleep(30);
+          if (ok) {
+            return inner.put(key, payload, WriteCondition.none());
+          }
+        }
+        return inner.put(key, payload, c);
+      }
+    };
+    GuaranteeReport r = check(racy);
+    assertEquals(Set.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
+        r.failures().keySet(), r.toString());
+    assertTrue(r.failures().get(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP).contains("several winners"));
+  }
+
+  @Test
+  void aComponentIsRefusedOnlyForTheGuaranteesItUsesAndEachIsCheckedOnce() throws Exception {
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore moto = new Broken(inner) {
+      @Override
+      public ObjectInfo completeMultipartUpload(MultipartUpload u, List<UploadedPart> p, WriteCondition c)
+          throws IOException {
+        return super.completeMultipartUpload(u, p, c.kind() == WriteCondition.Kind.IF_MATCH ? WriteCondition.none() : c);
+      }
+    };
+    StoreGuarantees.require("s3://b on moto", "committer A", EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), PREFIX,
+        () -> moto);
+    long after1 = moto.statistics().snapshot().totalRequests();
+    StoreGuarantees.require("s3://b on moto", "committer A", EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), PREFIX,
+        () -> moto);
+    assertEquals(after1, moto.statistics().snapshot().totalRequests(), "checked once");
+    StoreGuaranteeException e = assertThrows(StoreGuaranteeException.class, () -> StoreGuarantees.require(
+        "s3://b on moto", "component B", EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE), PREFIX, () -> moto));
+    assertEquals(Set.of(StoreGuarantee.IF_MATCH_COMPLETE), e.failedGuarantees());
+    assertTrue(e.getMessage().contains("IF_MATCH_COMPLETE") && e.getMessage().contains("s3://b on moto")
+        && e.getMessage().contains("component B") && e.getMessage().contains("docs/stores.md"), e.getMessage());
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Delegates everything; subclasses break one behaviour. Closing it does not close the inner store. */
+  private static class Broken implements ObjectStore {
+    private final ObjectStore inner;
+
+    Broken(ObjectStore inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public String bucket() {
+      return inner.bucket();
+    }
+
+    @Override
+    public ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException {
+      return inner.put(key, payload, condition);
+    }
+
+    @Override
+    public StoredBytes getBytes(String key) throws IOException {
+      return inner.getBytes(key);
+    }
+
+    @Override
+    public Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
+      return inner.getBytesIfChanged(key, etag);
+    }
+
+    @Override
+    public InputStream open(String key, long start, long end) throws IOException {
+      return inner.open(key, start, end);
+    }
+
+    @Override
+    public Optional<ObjectInfo> head(String key) throws IOException {
+      return inner.head(key);
+    }
+
+    @Override
+    public ListPage list(String prefix, String delimiter, String token, int maxKeys) throws IOException {
+      return inner.list(prefix, delimiter, token, maxKeys);
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+      inner.delete(key);
+    }
+
+    @Override
+    public int deleteBatch(Collection<String> keys) throws IOException {
+      return inner.deleteBatch(keys);
+    }
+
+    @Override
+    public MultipartUpload initiateMultipartUpload(String key) throws IOException {
+      return inner.initiateMultipartUpload(key);
+    }
+
+    @Override
+    public UploadedPart uploadPart(MultipartUpload upload, int partNumber, Payload part) throws IOException {
+      return inner.uploadPart(upload, partNumber, part);
+    }
+
+    @Override
+    public ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts,
+        WriteCondition condition) throws IOException {
+      return inner.completeMultipartUpload(upload, parts, condition);
+    }
+
+    @Override
+    public void abortMultipartUpload(MultipartUpload upload) throws IOException {
+      inner.abortMultipartUpload(upload);
+    }
+
+    @Override
+    public List<MultipartUpload> listMultipartUploads(String prefix) throws IOException {
+      return inner.listMultipartUploads(prefix);
+    }
+
+    @Override
+    public StoreCapabilities capabilities() throws IOException {
+      return inner.capabilities();
+    }
+
+    @Override
+    public StoreStatistics statistics() {
+      return inner.statistics();
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+}

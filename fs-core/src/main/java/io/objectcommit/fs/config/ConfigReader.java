@@ -91,20 +91,7 @@ public final class ConfigReader {
   }
 
   public int getInt(String key, int def, int min, int max) {
-    String v = get(key, null);
-    if (v == null) {
-      return def;
-    }
-    long n;
-    try {
-      n = Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw bad(key, v, "an integer");
-    }
-    if (n < min || n > max) {
-      throw bad(key, v, "an integer from " + min + " to " + max);
-    }
-    return (int) n;
+    return (int) getLong(key, def, min, max);
   }
 
   public long getLong(String key, long def, long min, long max) {

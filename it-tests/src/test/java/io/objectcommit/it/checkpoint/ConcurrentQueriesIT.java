@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.it.ChildJvms;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CheckpointContender;
 import io.objectcommit.it.faults.CountingQuery;
@@ -12,10 +13,8 @@ import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -91,17 +90,7 @@ class ConcurrentQueriesIT {
 
   private static Process secondDriver(Path input, String checkpoint, Map<String, String> s3a,
       Map<String, String> sparkConf, Path dir) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty") || arg.startsWith("-XX:+Ignore")) {
-        cmd.add(arg);
-      }
-    }
-    cmd.add("-Xmx1g");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(SecondDriver.class.getName());
+    List<String> cmd = ChildJvms.javaCommand(SecondDriver.class);
     cmd.add(input.toString());
     cmd.add(checkpoint);
     s3a.forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));

@@ -1,9 +1,8 @@
 package io.objectcommit.it.defaults;
 
-import java.lang.management.ManagementFactory;
+import io.objectcommit.it.ChildJvms;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,17 +40,7 @@ final class ChildJvm {
   }
 
   static Result run(List<String> args, Map<String, String> env, Path dir) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty") || arg.startsWith("-XX:+Ignore")) {
-        cmd.add(arg);
-      }
-    }
-    cmd.add("-Xmx1g");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(DefaultsJob.class.getName());
+    List<String> cmd = ChildJvms.javaCommand(DefaultsJob.class);
     cmd.addAll(args);
     Path out = dir.resolve("child.out");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());

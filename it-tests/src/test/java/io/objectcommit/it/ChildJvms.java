@@ -1,0 +1,32 @@
+package io.objectcommit.it;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Child JVMs of a test: a second driver, a job with another environment. */
+public final class ChildJvms {
+
+  private ChildJvms() {
+  }
+
+  /**
+   * The command that runs {@code main} in a new JVM with this JVM's Java, class path and the JVM flags Spark needs
+   * on Java 17 ({@code --add-opens}, Netty's reflection flag), 1 GiB of heap; append the program's arguments.
+   */
+  public static List<String> javaCommand(Class<?> main) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty") || arg.startsWith("-XX:+Ignore")) {
+        cmd.add(arg);
+      }
+    }
+    cmd.add("-Xmx1g");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    return cmd;
+  }
+}

@@ -59,15 +59,25 @@ final class DirectCleanupCommand implements Subcommand {
         cleaner.pendingJobs().forEach(out::println);
         return 0;
       }
+      List<String> pending = cleaner.pendingJobs();
       if (line.flag("--all")) {
-        jobs.addAll(cleaner.pendingJobs());
+        jobs.addAll(pending);
       }
+      int cleaned = 0;
+      List<String> unknown = new ArrayList<>();
       for (String job : jobs) {
+        if (!pending.contains(job)) { // a mistyped id: nothing of it to clean, and saying "cleaned" would hide it
+          unknown.add(job);
+          out.println("job " + job + ": no bookkeeping under " + cleaner.location()
+              + " (not a job with leftovers there; see --list)");
+          continue;
+        }
         int n = cleaner.clean(job);
+        cleaned++;
         out.println("job " + job + ": deleted " + n + " file(s) and its bookkeeping under " + cleaner.location());
       }
-      out.println(jobs.size() + " job(s) cleaned");
-      return 0;
+      out.println(cleaned + " job(s) cleaned" + (unknown.isEmpty() ? "" : ", " + unknown.size() + " unknown"));
+      return unknown.isEmpty() ? 0 : 1;
     }
   }
 }

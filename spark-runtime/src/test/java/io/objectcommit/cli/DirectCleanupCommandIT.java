@@ -78,6 +78,20 @@ class DirectCleanupCommandIT {
     assertEquals(List.of(), bucket.listKeys("table/"));
   }
 
+  @Test
+  void unknownJobIdIsAFailureNotASuccess(S3TestBucket bucket, @TempDir Path dir) throws Exception {
+    String table = bucket.s3a("table");
+    String job = abandonedJob(bucket, table);
+    List<String> settings = CommandRun.settings(bucket, dir);
+
+    CommandRun typo = CommandRun.of(args(settings, "direct-cleanup", table, "--job", "no-such-job", job));
+    assertEquals(1, typo.code, typo.toString());
+    assertTrue(typo.out.contains("job no-such-job: no bookkeeping under ") && typo.out.contains("--list"),
+        typo.toString());
+    assertTrue(typo.out.contains("job " + job + ": deleted 1 file(s)"), "the known job is still cleaned: " + typo);
+    assertEquals(List.of(), bucket.listKeys("table/"));
+  }
+
   private static List<String> dataFiles(S3TestBucket bucket) {
     return bucket.listKeys("table/").stream().filter(k -> !k.contains("_objectcommit_direct"))
         .collect(Collectors.toList());

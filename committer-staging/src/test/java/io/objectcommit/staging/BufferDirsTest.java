@@ -1,6 +1,7 @@
 package io.objectcommit.staging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,6 +30,19 @@ class BufferDirsTest {
     File dir = dirs.createAttemptDir("job", "attempt_3", 3);
     assertEquals(new File(new File(d1, "job"), "attempt_3"), dir);
     assertTrue(dir.isDirectory());
+  }
+
+  @Test
+  void theJobDirectoryGoesWithItsLastAttempt() throws IOException {
+    File d1 = new File(tmp, "disk1");
+    BufferDirs dirs = new BufferDirs(List.of(d1), 0, f -> 100L << 20);
+    File a0 = dirs.createAttemptDir("job", "attempt_0", 0);
+    File a1 = dirs.createAttemptDir("job", "attempt_1", 1);
+    assertTrue(BufferDirs.deleteAttemptDir(a0));
+    assertTrue(a1.isDirectory(), "another attempt of the job keeps the job directory");
+    assertTrue(BufferDirs.deleteAttemptDir(a1));
+    assertFalse(new File(d1, "job").exists(), "the job directory is gone with its last attempt");
+    assertTrue(d1.isDirectory(), "the buffer directory itself stays");
   }
 
   @Test

@@ -110,6 +110,13 @@ public final class BufferDirs {
   public static boolean deleteAttemptDir(File dir) {
     boolean gone = deleteRecursively(dir);
     AttemptLocks.release(dir);
+    // The job's directory goes with its last attempt (delete() removes an empty directory only). An attempt
+    // starting meanwhile re-creates it; at worst that attempt runs without its lock, which only means its files
+    // are never judged dead by the leftovers rule.
+    File jobDir = dir.getParentFile();
+    if (gone && jobDir != null && jobDir.delete()) {
+      LOG.debug("Removed the empty job directory {}", jobDir);
+    }
     return gone;
   }
 

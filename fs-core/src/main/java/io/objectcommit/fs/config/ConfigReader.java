@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -171,36 +172,29 @@ public final class ConfigReader {
 
   /** A duration in milliseconds: plain milliseconds, or with a unit (ns, us, ms, s, m, h, d). */
   public long getDurationMs(String key, long defMs, long minMs) {
-    String v = get(key, null);
-    if (v == null) {
-      return defMs;
-    }
-    long ms;
-    try {
-      ms = parseDurationMs(v);
-    } catch (IllegalArgumentException e) {
-      throw bad(key, v, "a duration such as 500, 500ms, 5s or 2m");
-    }
-    if (ms < minMs) {
-      throw bad(key, v, "a duration of at least " + minMs + " ms");
-    }
-    return ms;
+    return getParsed(key, defMs, minMs, ConfigReader::parseDurationMs, "a duration", "500, 500ms, 5s or 2m", "ms");
   }
 
   /** A size in bytes: plain bytes, or with a binary suffix (K, M, G, T; case-insensitive). */
   public long getBytes(String key, long def, long min) {
+    return getParsed(key, def, min, ConfigReader::parseBytes, "a size", "67108864, 64M or 1G", "bytes");
+  }
+
+  /** A quantity written with a unit; {@code parser} throws IllegalArgumentException on what it cannot read. */
+  private long getParsed(String key, long def, long min, ToLongFunction<String> parser, String what,
+      String examples, String unit) {
     String v = get(key, null);
     if (v == null) {
       return def;
     }
     long n;
     try {
-      n = parseBytes(v);
-    } catch (IllegalArgumentException e) {
-      throw bad(key, v, "a size such as 67108864, 64M or 1G");
+      n = parser.applyAsLong(v);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw bad(key, v, what + " such as " + examples);
     }
     if (n < min) {
-      throw bad(key, v, "a size of at least " + min + " bytes");
+      throw bad(key, v, what + " of at least " + min + " " + unit);
     }
     return n;
   }

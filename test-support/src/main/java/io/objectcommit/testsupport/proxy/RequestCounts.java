@@ -7,13 +7,14 @@ import java.util.TreeMap;
 
 /**
  * An immutable snapshot of the requests the proxy answered, by operation and HTTP status (status 0: connection
- * reset by the proxy). Requests the proxy sends on its own to learn about the store are not included.
+ * reset by the proxy). Requests the proxy sends on its own to learn about the store are not included. The in-memory
+ * store of fs-core's tests counts with the same class (a subclass that also counts conditional requests).
  */
-public final class RequestCounts {
+public class RequestCounts {
 
   private final Map<S3Operation, Map<Integer, Long>> counts;
 
-  RequestCounts(Map<S3Operation, Map<Integer, Long>> counts) {
+  protected RequestCounts(Map<S3Operation, Map<Integer, Long>> counts) {
     Map<S3Operation, Map<Integer, Long>> copy = new EnumMap<>(S3Operation.class);
     counts.forEach((op, byStatus) -> copy.put(op, Collections.unmodifiableMap(new TreeMap<>(byStatus))));
     this.counts = Collections.unmodifiableMap(copy);
@@ -47,6 +48,11 @@ public final class RequestCounts {
 
   /** The difference {@code this - earlier}, operation by operation and status by status. */
   public RequestCounts minus(RequestCounts earlier) {
+    return new RequestCounts(difference(earlier));
+  }
+
+  /** Operation to (status to count) of {@code this - earlier}, without zero entries. */
+  protected final Map<S3Operation, Map<Integer, Long>> difference(RequestCounts earlier) {
     Map<S3Operation, Map<Integer, Long>> d = new EnumMap<>(S3Operation.class);
     counts.forEach((op, byStatus) -> byStatus.forEach((status, n) -> {
       long diff = n - earlier.of(op, status);
@@ -54,7 +60,7 @@ public final class RequestCounts {
         d.computeIfAbsent(op, k -> new TreeMap<>()).put(status, diff);
       }
     }));
-    return new RequestCounts(d);
+    return d;
   }
 
   /** For example {@code total=12 PUT=3(200:3) HEAD=5(200:2,404:3) LIST=4(200:4)}. */
@@ -72,7 +78,7 @@ public final class RequestCounts {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RequestCounts && counts.equals(((RequestCounts) o).counts);
+    return o != null && o.getClass() == getClass() && counts.equals(((RequestCounts) o).counts);
   }
 
   @Override

@@ -91,6 +91,18 @@ class S3TestSettingsTest {
   }
 
   @Test
+  void storeIsChosenByNameLocalStackByDefaultAndABadNameListsTheValidOnes() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty(S3TestSettings.STORE_PROPERTY) == null);
+    assertEquals(S3Store.LOCALSTACK, new S3TestSettings(Map.of()).store());
+    assertEquals(S3Store.S3MOCK, new S3TestSettings(Map.of(S3TestSettings.STORE, "S3Mock")).store());
+    assertEquals(S3Store.EXTERNAL, new S3TestSettings(Map.of(S3TestSettings.STORE, "moto",
+        S3TestSettings.ENDPOINT, "http://127.0.0.1:9000")).store());
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> new S3TestSettings(Map.of(S3TestSettings.STORE, "minio")).store());
+    assertTrue(e.getMessage().contains("moto, moto-old, s3proxy"), e.getMessage());
+  }
+
+  @Test
   void tailKeepsTheLastLines() {
     assertEquals("c\nd", LocalStackHost.tail("a\nb\nc\nd", 2));
   }

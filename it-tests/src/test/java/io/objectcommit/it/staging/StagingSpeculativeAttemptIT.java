@@ -81,6 +81,8 @@ class StagingSpeculativeAttemptIT {
       // opened: run it now so that what is counted below is the protocol's requests only
       try (io.objectcommit.fs.ObjectStore warm = io.objectcommit.fs.ObjectStores.open(bucket.name(), conf)) {
         warm.requireGuarantees(java.util.EnumSet.allOf(io.objectcommit.fs.StoreGuarantee.class), "the test");
+      } catch (io.objectcommit.fs.StoreGuaranteeException storeLacksOne) {
+        // checked all the same; the committer below asks only for what it uses (moto, S3Proxy lack others)
       }
       io.objectcommit.testsupport.proxy.RequestCounts before = proxied.proxy().counts();
 

@@ -6,6 +6,7 @@ import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.RequestCounts;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -69,11 +70,12 @@ public abstract class AbstractJobCommitListingIT {
   }
 
   @Test
-  void writeWhileListingsLag(S3TestBucket bucket) {
+  void writeWhileListingsLag(S3TestBucket bucket) throws IOException {
     String table = bucket.s3a("table");
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = SparkSessions.local("job-commit-listing", "local[2]", proxied.s3aOptions(),
             contender().sparkConf())) {
+      proxied.runStoreChecks(); // once per bucket and JVM: not part of the job's requests counted below
       proxied.proxy().setFaults(plan());
       Throwable failure = null;
       try {

@@ -1,9 +1,16 @@
 package io.objectcommit.it.faults;
 
+import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.fs.StoreGuarantee;
+import io.objectcommit.fs.StoreGuaranteeException;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
+import java.io.IOException;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 
 /** A test bucket reached through an {@link S3FaultProxy}: S3A settings that go through the proxy. */
 public final class ProxiedBucket implements AutoCloseable {
@@ -32,6 +39,23 @@ public final class ProxiedBucket implements AutoCloseable {
     Map<String, String> m = new LinkedHashMap<>(proxy.endpoint().s3aOptions());
     m.put("fs.s3a.impl.disable.cache", "true");
     return m;
+  }
+
+  /**
+   * Runs, through the proxy, the store checks objectcommit's components make once per bucket and JVM (the
+   * conditional-write check and the store-guarantee check, docs/stores.md), then resets the proxy's counts: what
+   * a test counts afterwards is the protocol's own requests. A store that lacks a guarantee is checked all the
+   * same (the components ask only for what they use).
+   */
+  public void runStoreChecks() throws IOException {
+    Configuration conf = new Configuration();
+    s3aOptions().forEach(conf::set);
+    try (ObjectStore store = ObjectStores.open(bucket.name(), conf)) {
+      store.requireGuarantees(EnumSet.allOf(StoreGuarantee.class), "the test's warm-up");
+    } catch (StoreGuaranteeException storeLacksOne) {
+      // checked and cached all the same
+    }
+    proxy.resetCounts();
   }
 
   @Override

@@ -77,13 +77,9 @@ class StagingSpeculativeAttemptIT {
       JobContextImpl job = new JobContextImpl(conf, jobId);
       StagingCommitter driver = new StagingCommitter(dest, job);
       driver.setupJob(job);
-      // the bucket's store-guarantee check (docs/stores.md) runs once per bucket in this JVM, on the first store
-      // opened: run it now so that what is counted below is the protocol's requests only
-      try (io.objectcommit.fs.ObjectStore warm = io.objectcommit.fs.ObjectStores.open(bucket.name(), conf)) {
-        warm.requireGuarantees(java.util.EnumSet.allOf(io.objectcommit.fs.StoreGuarantee.class), "the test");
-      } catch (io.objectcommit.fs.StoreGuaranteeException storeLacksOne) {
-        // checked all the same; the committer below asks only for what it uses (moto, S3Proxy lack others)
-      }
+      // the bucket's store checks run once per bucket in this JVM: run them now so that what is counted below is
+      // the protocol's requests only
+      proxied.runStoreChecks();
       io.objectcommit.testsupport.proxy.RequestCounts before = proxied.proxy().counts();
 
       ExecutorService pool = Executors.newFixedThreadPool(2);

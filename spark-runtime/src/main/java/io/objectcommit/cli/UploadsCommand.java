@@ -53,7 +53,8 @@ final class UploadsCommand implements Subcommand {
       throw new UsageException(args.size() < 2 ? "expected an s3a://bucket/prefix path after " + args.get(0)
           : "unexpected arguments after the path: " + String.join(" ", args.subList(2, args.size())));
     }
-    Duration olderThan = CheckpointCommand.Durations.parse("--older-than", line.value("--older-than", "24h"));
+    String age = line.value("--older-than", "24h");
+    Duration olderThan = CheckpointCommand.Durations.parse("--older-than", age);
     URI uri;
     try {
       uri = new URI(args.get(1));
@@ -73,7 +74,7 @@ final class UploadsCommand implements Subcommand {
         out.println((abort ? "aborted " : "") + store.pathOf(u.key()) + "\t" + u.uploadId() + "\t"
             + (u.initiated() > 0 ? Instant.ofEpochMilli(u.initiated()).toString() : "?"));
       }
-      out.println(uploads.size() + " incomplete uploads older than " + olderThan + " under "
+      out.println(uploads.size() + " incomplete uploads older than " + age + " under "
           + store.pathOf(prefix) + (abort ? " aborted" : ""));
       return 0;
     }

@@ -28,7 +28,7 @@ class UploadsCommandIT {
 
     CommandRun young = CommandRun.of(args(settings, "uploads", "list", table));
     assertEquals(0, young.code, young.toString());
-    assertTrue(young.out.contains("0 incomplete uploads older than PT24H"), "default 24h: " + young);
+    assertTrue(young.out.contains("0 incomplete uploads older than 24h"), "default 24h: " + young);
 
     CommandRun list = CommandRun.of(args(settings, "uploads", "list", table, "--older-than", "0s"));
     assertEquals(0, list.code, list.toString());

@@ -104,6 +104,6 @@ class S3TestSettingsTest {
 
   @Test
   void tailKeepsTheLastLines() {
-    assertEquals("c\nd", LocalStackHost.tail("a\nb\nc\nd", 2));
+    assertEquals("c\nd", SupervisedServer.tail("a\nb\nc\nd", 2));
   }
 }

@@ -1,10 +1,19 @@
-"""Runs an S3 server as a child that never outlives the process (the test JVM) that started this supervisor.
+"""Runs a server (LocalStack, moto, S3Proxy, S3Mock) as a child that never outlives the process that started this
+supervisor (the test JVM, or a shell script).
 
 Usage: python3 supervise.py --pid-file FILE --log FILE [--netns-forward PORT:INNER_PORT] -- COMMAND ARGS...
 
-Started by the JVM (test-support: io.objectcommit.testsupport.StoreHost). The server runs in a process group of
-its own, terminated (SIGTERM, then SIGKILL after a grace period) when this supervisor gets SIGTERM/SIGINT/SIGHUP
-or when its parent goes away, even by SIGKILL (checked twice a second), as tools/localstack/supervise.py does.
+Started by test-support (io.objectcommit.testsupport.SupervisedServer, for LocalStackHost and StoreHost) and by
+examples/run-pyspark-example. The server's settings travel in its command line and environment (LocalStack:
+GATEWAY_LISTEN=127.0.0.1:PORT, ...; command: PYTHON -m localstack.runtime.main).
+
+The server runs in a process group of its own. The group is terminated (SIGTERM, then SIGKILL after a grace
+period) when:
+  - this supervisor gets SIGTERM, SIGINT or SIGHUP (the JVM's shutdown hook destroys it);
+  - the parent process goes away, even by SIGKILL (checked twice a second: the supervisor is re-parented).
+PR_SET_PDEATHSIG is deliberately not used: it fires when the *thread* that started the supervisor ends, and
+test frameworks run tests (and so start servers) in short-lived threads (JUnit 4 timeouts, for one).
+The pid of the server's process group leader is written to --pid-file for tests that check the cleanup.
 
 --netns-forward: for servers that bind every interface whatever they are told (Adobe S3Mock's plain-HTTP
 connector). The supervisor first listens on 127.0.0.1:PORT, then moves itself into a new network namespace that
@@ -84,7 +93,7 @@ def main():
         parser.error("no command")
 
     parent = os.getppid()
-    if parent == 1:
+    if parent == 1:  # the parent died before we even started
         return 1
 
     log = open(args.log, "ab", buffering=0)
@@ -117,6 +126,7 @@ def main():
             while time.monotonic() < deadline and child.poll() is None:
                 time.sleep(0.1)
             if child.poll() is not None:
+                # the leader is gone; make sure nothing of its group survives it
                 try:
                     os.killpg(child.pid, signal.SIGKILL)
                 except ProcessLookupError:

@@ -47,7 +47,8 @@ public final class JobLayout {
   public static JobLayout of(Path dest, String jobId) {
     Destination d = Destination.of(dest, "staging committer");
     String prefix = d.prefix();
-    return new JobLayout(d.path().toUri().getScheme().toLowerCase(Locale.ROOT), d.bucket(), prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1), jobId);
+    String scheme = d.path().toUri().getScheme().toLowerCase(Locale.ROOT);
+    return new JobLayout(scheme, d.bucket(), prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1), jobId);
   }
 
   public String bucket() {

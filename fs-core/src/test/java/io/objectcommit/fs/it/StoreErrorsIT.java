@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.ObjectStores;
 import io.objectcommit.fs.Payload;
@@ -14,13 +13,9 @@ import io.objectcommit.fs.impl.S3ClientCache;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.StubEndpoints;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -76,11 +71,7 @@ class StoreErrorsIT {
 
   @Test
   void anUnreachableEndpoint() throws Exception {
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closedPort = s.getLocalPort();
-    }
-    String url = "http://127.0.0.1:" + closedPort;
+    String url = StubEndpoints.closedLoopbackUrl();
     try (ObjectStore store = ObjectStores.open("oc-unreachable", confFor(url))) {
       long t0 = System.currentTimeMillis();
       IOException e = assertThrows(IOException.class, () -> store.getBytes("k"));
@@ -113,11 +104,7 @@ class StoreErrorsIT {
 
   @Test
   void aClosedPortFoundByTheConditionalWriteCheck() throws Exception {
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closedPort = s.getLocalPort();
-    }
-    String url = "http://127.0.0.1:" + closedPort;
+    String url = StubEndpoints.closedLoopbackUrl();
     try (ObjectStore store = ObjectStores.open("oc-closed-port", confFor(url))) {
       long t0 = System.currentTimeMillis();
       PathIOException e = assertThrows(PathIOException.class,
@@ -133,28 +120,15 @@ class StoreErrorsIT {
 
   @Test
   void refusedCredentials() throws Exception {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>InvalidAccessKeyId</Code>"
-          + "<Message>The AWS Access Key Id you provided does not exist in our records.</Message>"
-          + "<RequestId>req-403</RequestId></Error>").getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/xml");
-      exchange.sendResponseHeaders(403, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.start();
-    String url = "http://127.0.0.1:" + server.getAddress().getPort();
-    try (ObjectStore store = ObjectStores.open("oc-refused", confFor(url))) {
+    try (StubEndpoints.RefusingS3 refusing = StubEndpoints.refusingCredentials();
+        ObjectStore store = ObjectStores.open("oc-refused", confFor(refusing.url()))) {
+      String url = refusing.url();
       long t0 = System.currentTimeMillis();
       AccessDeniedException e = assertThrows(AccessDeniedException.class, () -> store.getBytes("k"));
       assertClear(e, "oc-refused", url);
       assertTrue(e.getMessage().contains("InvalidAccessKeyId") && e.getMessage().contains("fs.s3a.access.key"),
           e.getMessage());
       assertTrue(System.currentTimeMillis() - t0 < QUICK_MS);
-    } finally {
-      server.stop(0);
     }
   }
 

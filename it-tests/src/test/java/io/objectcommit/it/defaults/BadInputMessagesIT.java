@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import io.objectcommit.direct.impl.OutputLocation;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.StubEndpoints;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
@@ -150,27 +147,10 @@ class BadInputMessagesIT {
 
   @Test
   void refusedCredentials() throws IOException {
-    // An S3 stand-in that refuses every request as S3 refuses an unknown access key.
-    HttpServer refusing = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    refusing.createContext("/", x -> {
-      byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>InvalidAccessKeyId</Code><Message>The"
-          + " AWS Access Key Id you provided does not exist in our records.</Message><RequestId>stub</RequestId>"
-          + "</Error>").getBytes(StandardCharsets.UTF_8);
-      x.getResponseHeaders().set("Content-Type", "application/xml");
-      x.getRequestBody().readAllBytes();
-      x.sendResponseHeaders(403, "HEAD".equals(x.getRequestMethod()) ? -1 : body.length);
-      if (!"HEAD".equals(x.getRequestMethod())) {
-        x.getResponseBody().write(body);
-      }
-      x.close();
-    });
-    refusing.start();
-    try {
-      String endpoint = "http://127.0.0.1:" + refusing.getAddress().getPort();
+    try (StubEndpoints.RefusingS3 refusing = StubEndpoints.refusingCredentials()) {
+      String endpoint = refusing.url();
       check("refused credentials", fails(openCheckpoint("my-bucket", conf(endpoint, true))), "my-bucket",
           endpoint);
-    } finally {
-      refusing.stop(0);
     }
   }
 
@@ -186,11 +166,7 @@ class BadInputMessagesIT {
 
   @Test
   void endpointDown() throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    String endpoint = "http://127.0.0.1:" + port;
+    String endpoint = StubEndpoints.closedLoopbackUrl();
     check("endpoint down", fails(openCheckpoint("my-bucket", conf(endpoint, true))), "my-bucket", endpoint);
   }
 

@@ -130,6 +130,11 @@ final class SupervisedServer {
     return port;
   }
 
+  /** Whether the supervisor still runs (it exits when the server exits). */
+  boolean alive() {
+    return supervisor.isAlive();
+  }
+
   /** The supervisor's pid: the process this JVM started. */
   long supervisorPid() {
     return supervisor.pid();

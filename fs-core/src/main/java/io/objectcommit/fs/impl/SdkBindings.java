@@ -42,7 +42,7 @@ public final class SdkBindings {
    * @param loader where to look for the SDKs
    * @param hadoop Hadoop's version as {@code major * 100 + minor} (304 for 3.4), to break a tie
    */
-  static SdkBinding choose(String value, String key, ClassLoader loader, int hadoop) throws IOException {
+  public static SdkBinding choose(String value, String key, ClassLoader loader, int hadoop) throws IOException {
     boolean v1 = loads(V1_CLIENT, loader);
     boolean v2 = loads(V2_CLIENT, loader);
     String name;

@@ -14,6 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.util.AwsHostNameUtils;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.client.builder.SdkClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.client.config.SdkAdvancedClientOption;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -139,7 +141,7 @@ public final class V2ClientFactory {
    * (2.31 and later). With an older SDK, which sends {@code Content-MD5} where required and no other checksum,
    * there is nothing to do.
    */
-  static List<String> checksumOptions(S3ClientBuilder b, S3ClientSettings s) {
+  static List<String> checksumOptions(Object b, S3ClientSettings s) {
     List<String> applied = new ArrayList<>();
     if (!s.checksumCalculation()) {
       if (setEnum(b, "requestChecksumCalculation", "WHEN_REQUIRED")) {
@@ -149,11 +151,11 @@ public final class V2ClientFactory {
         applied.add("responseChecksumValidation WHEN_REQUIRED");
       }
     }
-    if (s.md5Header()) {
+    if (s.md5Header() && b instanceof SdkClientBuilder) {
       try {
         Class<?> plugin = Class.forName("software.amazon.awssdk.services.s3.plugin.legacymd5.LegacyMd5Plugin");
         Object instance = plugin.getMethod("create").invoke(null);
-        b.addPlugin((software.amazon.awssdk.core.SdkPlugin) instance);
+        ((SdkClientBuilder<?, ?>) b).addPlugin((SdkPlugin) instance);
         applied.add("LegacyMd5Plugin");
       } catch (ClassNotFoundException e) {
         LOG.debug("No LegacyMd5Plugin in this SDK (older than 2.31): it sends Content-MD5 where required itself");

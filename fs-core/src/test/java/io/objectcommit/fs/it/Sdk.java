@@ -28,9 +28,6 @@ enum Sdk {
 
   /** A store of {@code bucket} on this binding. */
   ObjectStore open(String bucket, Configuration conf) throws IOException {
-    if (this == V2) {
-      return V2TestClients.open(bucket, on(conf)); // until V2ClientFactory is merged
-    }
     return ObjectStores.open(bucket, on(conf));
   }
 }

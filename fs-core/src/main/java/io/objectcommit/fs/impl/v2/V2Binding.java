@@ -6,7 +6,7 @@ import io.objectcommit.fs.impl.S3ClientSettings;
 import io.objectcommit.fs.impl.SdkBinding;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** The SDK v2 binding: clients from {@code V2ClientFactory}, requests through {@link V2Calls}. */
+/** The SDK v2 binding: clients from {@link V2ClientFactory}, requests through {@link V2Calls}. */
 public final class V2Binding implements SdkBinding {
 
   @Override
@@ -16,7 +16,7 @@ public final class V2Binding implements SdkBinding {
 
   @Override
   public Object newClient(S3ClientSettings settings) {
-    throw new UnsupportedOperationException("SDK v2 clients come from V2ClientFactory (not merged yet)");
+    return V2ClientFactory.create(settings);
   }
 
   @Override

@@ -103,10 +103,7 @@ public final class V2Calls implements S3Calls {
     if (e instanceof AbortedException) {
       return RequestFailure.client(e.getMessage(), e, RequestFailure.Network.INTERRUPTED);
     }
-    String name = e.getClass().getSimpleName();
-    String message = String.valueOf(e.getMessage());
-    if (name.contains("NoCredentials") || name.contains("NoAwsCredentials")
-        || message.startsWith("Unable to load credentials")) {
+    if (e instanceof V2NoCredentialsException) {
       return RequestFailure.client(e.getMessage(), e, RequestFailure.Network.NO_CREDENTIALS);
     }
     // As SDK v1: client-side failures may be repeated unless the SDK says they may not.

@@ -6,16 +6,19 @@ import com.amazonaws.AbortedException;
 import com.amazonaws.SdkClientException;
 import com.amazonaws.services.s3.model.AmazonS3Exception;
 import io.objectcommit.fs.impl.ErrorTranslation;
+import io.objectcommit.fs.impl.NoCredentialsException;
 import io.objectcommit.fs.impl.RequestFailure;
 import io.objectcommit.fs.impl.RetryPolicy;
 import io.objectcommit.fs.impl.v1.V1Calls;
 import io.objectcommit.fs.impl.v2.V2Calls;
+import io.objectcommit.fs.impl.v2.V2NoCredentialsException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -84,10 +87,18 @@ class ErrorParityTest {
     assertSame(v1, v2);
   }
 
-  @ParameterizedTest(name = "interrupted")
-  @CsvSource({"x"})
-  void interruption(String ignored) {
+  @Test
+  void interruption() {
     assertSame(V1Calls.failure(new AbortedException()),
         V2Calls.failure(software.amazon.awssdk.core.exception.AbortedException.builder().build()));
+  }
+
+  @Test
+  void noCredentials() {
+    String message = "no credentials: fs.s3a.access.key and fs.s3a.secret.key are not set";
+    RequestFailure v1 = V1Calls.failure(new NoCredentialsException(message));
+    RequestFailure v2 = V2Calls.failure(V2NoCredentialsException.create(message, null));
+    assertEquals(RequestFailure.Network.NO_CREDENTIALS, v2.network());
+    assertSame(v1, v2);
   }
 }

@@ -232,7 +232,8 @@ public final class V2Calls implements S3Calls {
     if (r.hasErrors() && !r.errors().isEmpty()) {
       // SDK v1 throws for this answer (MultiObjectDeleteException): the same failure on both bindings.
       throw RequestFailure.refusedKeys(r.errors().stream().map(d -> d.key() + " (" + d.code() + ")")
-          .collect(Collectors.toList()), r.responseMetadata().requestId(), null);
+          .collect(Collectors.toList()), r.responseMetadata() == null ? null : r.responseMetadata().requestId(),
+          null);
     }
   }
 

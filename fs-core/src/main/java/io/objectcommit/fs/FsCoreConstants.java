@@ -61,7 +61,8 @@ public final class FsCoreConstants {
 
   /**
    * Comma-separated credential provider classes, asked in order as S3A asks them: a provider with nothing to give
-   * is skipped, the first that gives credentials wins. Empty means the default below, as in S3A: {@value}.
+   * is skipped, the first that gives credentials wins. Unset or empty means S3A's built-in list of the binding's
+   * Hadoop line ({@code CredentialProviders.Line}): {@value}.
    */
   public static final String CREDENTIALS_PROVIDER = "fs.s3a.aws.credentials.provider";
 

@@ -287,7 +287,10 @@ public final class CredentialProviders {
   private static Method publicFactory(Class<?> cls, String name) {
     try {
       Method m = cls.getMethod(name);
-      return Modifier.isStatic(m.getModifiers()) && cls.isAssignableFrom(m.getReturnType()) ? m : null;
+      // Returns the class, a subclass, or an interface it implements (the SDK's provider interface).
+      Class<?> r = m.getReturnType();
+      return Modifier.isStatic(m.getModifiers()) && (cls.isAssignableFrom(r) || r.isAssignableFrom(cls))
+          && r != Object.class ? m : null;
     } catch (NoSuchMethodException e) {
       return null;
     }

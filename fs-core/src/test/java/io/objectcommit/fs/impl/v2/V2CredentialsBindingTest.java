@@ -68,6 +68,21 @@ class V2CredentialsBindingTest {
     }
   }
 
+  /** A static create() declared to return the SDK's interface. */
+  public static final class InterfaceFactoryProvider implements AwsCredentialsProvider {
+    private InterfaceFactoryProvider() {
+    }
+
+    public static AwsCredentialsProvider create() {
+      return new InterfaceFactoryProvider();
+    }
+
+    @Override
+    public AwsCredentials resolveCredentials() {
+      return AwsBasicCredentials.create("from-interface-factory", "secret");
+    }
+  }
+
   /** An SDK v1 provider: unusable on the SDK v2. */
   public static class V1Provider implements com.amazonaws.auth.AWSCredentialsProvider {
     @Override
@@ -200,6 +215,8 @@ class V2CredentialsBindingTest {
     assertEquals(URI.create("s3a://test-bucket"), first.uri);
     assertEquals("per-bucket", c.resolveCredentials().secretAccessKey());
     assertEquals("created", c.providers().get(1).resolveCredentials().accessKeyId());
+    assertEquals("from-interface-factory", chain(conf(PROVIDER, InterfaceFactoryProvider.class.getName()),
+        EMPTY_ENV).resolveCredentials().accessKeyId());
   }
 
   @Test

@@ -122,6 +122,10 @@ public final class FsCoreConstants {
   public static final String CROSS_REGION_ACCESS = "fs.s3a.cross.region.access.enabled";
   public static final boolean CROSS_REGION_ACCESS_DEFAULT = true;
 
+  /** Use the AWS FIPS endpoints (only with no endpoint or the central one, as S3A 3.4 requires): {@value}. */
+  public static final String ENDPOINT_FIPS = "fs.s3a.endpoint.fips";
+  public static final boolean ENDPOINT_FIPS_DEFAULT = false;
+
   /** How long a request waits for a pooled connection: {@value}. */
   public static final String ACQUISITION_TIMEOUT = "fs.s3a.connection.acquisition.timeout";
   public static final long ACQUISITION_TIMEOUT_DEFAULT_MS = 60_000;

@@ -354,9 +354,9 @@ public final class S3ClientSettings {
     return String.join("|", "bucket=" + bucket, "endpoint=" + endpointUrl, "region=" + region,
         "pathStyle=" + pathStyleAccess, "https=" + https(), "maxConnections=" + maxConnections,
         "timeouts=" + establishTimeoutMs + "," + socketTimeoutMs + "," + requestTimeoutMs,
-        "v2=" + regionSetting + "," + crossRegionAccess + "," + fips + "," + acquisitionTimeoutMs + "," + connectionTtlMs + ","
-            + idleTimeMs + "," + tcpKeepAlive + "," + expectContinue + "," + partUploadTimeoutMs + ","
-            + checksumCalculation + "," + md5Header,
+        "v2=" + regionSetting + "," + crossRegionAccess + "," + fips + "," + acquisitionTimeoutMs + ","
+            + connectionTtlMs + "," + idleTimeMs + "," + tcpKeepAlive + "," + expectContinue + ","
+            + partUploadTimeoutMs + "," + checksumCalculation + "," + md5Header,
         "sse=" + encryption.algorithm() + ":" + Secrets.hash(encryption.keyForHashing()),
         "credentials=" + credentials.cacheKey());
   }

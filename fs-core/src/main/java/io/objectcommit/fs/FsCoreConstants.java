@@ -249,6 +249,19 @@ public final class FsCoreConstants {
   public static final String CONDITIONAL_WRITES = PREFIX + "conditional-writes";
   public static final String CONDITIONAL_WRITES_DEFAULT = "detect";
 
+  /**
+   * Which AWS SDK sends the requests: {@value}.
+   * <ul>
+   *   <li>{@code auto} (default): the one on the classpath, as Hadoop's S3A: SDK v2
+   *       ({@code software.amazon.awssdk:s3}, with hadoop-aws 3.4+) or SDK v1 ({@code com.amazonaws:aws-java-sdk-s3},
+   *       with hadoop-aws 3.3); when both are there, the one of the Hadoop version found (3.4+: v2);</li>
+   *   <li>{@code v1} / {@code v2}: that SDK, failing with {@link SdkMissingException} naming this key when it is not
+   *       on the classpath.</li>
+   * </ul>
+   */
+  public static final String SDK = PREFIX + "sdk";
+  public static final String SDK_DEFAULT = "auto";
+
   /** Key prefix under which the capability probe writes (and then deletes) its object: {@value}. */
   public static final String PROBE_PREFIX = PREFIX + "probe.prefix";
   public static final String PROBE_PREFIX_DEFAULT = ".objectcommit/probe/";

@@ -319,7 +319,7 @@ public final class S3ClientSettings {
     return expectContinue;
   }
 
-  /** Timeout of one PUT or part upload (SDK v2, set per request by the binding); 0 for none. */
+  /** Timeout of one PUT or part upload (SDK v2; for the binding to set per upload request); 0 for none. */
   public long partUploadTimeoutMs() {
     return partUploadTimeoutMs;
   }

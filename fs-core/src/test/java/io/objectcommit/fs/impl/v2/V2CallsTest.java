@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
@@ -84,6 +85,29 @@ class V2CallsTest {
     CompleteMultipartUploadRequest complete = (CompleteMultipartUploadRequest) requests.get(3);
     assertEquals("*", header(complete, "If-None-Match"));
     assertEquals(1, complete.multipartUpload().parts().get(0).partNumber());
+  }
+
+  @Test
+  void requestsThatCarryDataGetTheUploadTimeout() throws Exception {
+    S3Calls calls = new V2Calls("b", client(Map.of(
+        "putObject", a -> PutObjectResponse.builder().eTag("\"e1\"").build(),
+        "uploadPart", a -> software.amazon.awssdk.services.s3.model.UploadPartResponse.builder().eTag("\"p\"")
+            .build())), EncryptionSettings.none(), 900_000);
+    calls.put("k", Payload.of(new byte[] {1}), WriteCondition.ifAbsent(), "id-1");
+    calls.uploadPart("k", "u", 1, Payload.of(new byte[] {1}));
+    for (Object r : requests) {
+      AwsRequestOverrideConfiguration o = ((software.amazon.awssdk.awscore.AwsRequest) r).overrideConfiguration()
+          .orElseThrow();
+      assertEquals(java.util.Optional.of(java.time.Duration.ofMinutes(15)), o.apiCallTimeout(), r.toString());
+      assertEquals(java.util.Optional.of(java.time.Duration.ofMinutes(15)), o.apiCallAttemptTimeout(), r.toString());
+    }
+    assertEquals("*", header(requests.get(0), "If-None-Match"), "the condition is kept beside the timeout");
+
+    new V2Calls("b", client(Map.of("putObject", a -> PutObjectResponse.builder().eTag("\"e1\"").build())),
+        EncryptionSettings.none()).put("k", Payload.of(new byte[] {1}), WriteCondition.none(), "id-2");
+    AwsRequestOverrideConfiguration none = ((software.amazon.awssdk.awscore.AwsRequest) requests.get(2))
+        .overrideConfiguration().orElseThrow();
+    assertTrue(none.apiCallTimeout().isEmpty(), "no upload timeout: the client's request timeout applies");
   }
 
   @Test

@@ -67,7 +67,8 @@ public final class StoreGuarantees {
     synchronized (k) {
       Set<StoreGuarantee> missing = EnumSet.noneOf(StoreGuarantee.class);
       needed.stream().filter(g -> !k.checked.contains(g)).forEach(missing::add);
-      if (!missing.isEmpty()) {
+      // one guarantee known to fail is enough to refuse: the rest are not checked
+      if (!missing.isEmpty() && needed.stream().noneMatch(k.failed::containsKey)) {
         try (ObjectStore store = assumed.open()) {
           GuaranteeReport r = GuaranteeCheck.refusing(store, probePrefix).run(missing);
           k.checked.addAll(r.checked());

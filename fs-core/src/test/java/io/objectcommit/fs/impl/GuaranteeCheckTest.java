@@ -123,6 +123,11 @@ class GuaranteeCheckTest {
     StoreGuaranteeException e = assertThrows(StoreGuaranteeException.class, () -> StoreGuarantees.require(
         "s3://b on moto", "component B", EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE), PREFIX, () -> moto));
     assertEquals(Set.of(StoreGuarantee.IF_MATCH_COMPLETE), e.failedGuarantees());
+    // once refused, a component asking for that guarantee and others is refused without a request
+    long after2 = moto.statistics().snapshot().totalRequests();
+    assertThrows(StoreGuaranteeException.class, () -> StoreGuarantees.require("s3://b on moto", "component B",
+        EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE), PREFIX, () -> moto));
+    assertEquals(after2, moto.statistics().snapshot().totalRequests(), "no check after a known failure");
     assertTrue(e.getMessage().contains("IF_MATCH_COMPLETE") && e.getMessage().contains("s3://b on moto")
         && e.getMessage().contains("component B") && e.getMessage().contains("docs/stores.md"), e.getMessage());
   }

@@ -23,8 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,10 +36,11 @@ import org.slf4j.LoggerFactory;
  * are trusted ({@code conditional-writes=assume}, so that the check does not recurse into detection). Every
  * object it writes lives under one fresh prefix and is deleted at the end.
  *
- * <p>Sequential guarantees cost a handful of requests each. The two atomicity guarantees race {@link #writers}
- * threads over {@link #rounds} (exclusive create) and {@link #casRounds} (compare-and-swap) rounds; the defaults
- * are chosen from measurements on stores that get the race wrong (docs/stores.md, "How many rounds"). Cheapest
- * first: the sequential guarantees side by side, then the races one after the other.
+ * <p>Sequential guarantees cost a handful of requests each. The two atomicity guarantees race writers over rounds
+ * ({@link GuaranteeRaces}: {@link #DEFAULT_ROUNDS} of exclusive creates, {@link #DEFAULT_CAS_ROUNDS} of
+ * compare-and-swap, {@link #DEFAULT_WRITERS} writers each); the defaults are chosen from measurements on stores
+ * that get the race wrong (docs/stores.md, "How many rounds"). Cheapest first: the sequential guarantees side by
+ * side, then the races one after the other.
  */
 public final class GuaranteeCheck {
 
@@ -65,7 +64,7 @@ public final class GuaranteeCheck {
    * Threads of every check in this JVM: the sequential guarantees side by side, then each race's writers. Daemon
    * threads, created when needed and ended after a minute idle.
    */
-  private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+  static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "objectcommit-guarantee-check");
     t.setDaemon(true);
     return t;
@@ -73,11 +72,8 @@ public final class GuaranteeCheck {
 
   private final ObjectStore store;
   private final String prefix;
-  private final int rounds;
-  private final int casRounds;
-  private final int writers;
-  private final int raceBytes;
   private final boolean stopAtFirstFailure;
+  private final GuaranteeRaces races;
   private final List<String> written = new ArrayList<>();
   /** Uploads whose completion was refused: aborted at the end, after the checks of what they left. */
   private final List<MultipartUpload> refusedUploads = new ArrayList<>();
@@ -100,11 +96,8 @@ public final class GuaranteeCheck {
       int raceBytes, boolean stopAtFirstFailure) {
     this.store = store;
     this.prefix = probePrefix + "check-" + UUID.randomUUID() + "/";
-    this.rounds = rounds;
-    this.casRounds = casRounds;
-    this.writers = writers;
-    this.raceBytes = raceBytes;
     this.stopAtFirstFailure = stopAtFirstFailure;
+    this.races = new GuaranteeRaces(store, prefix, rounds, casRounds, writers, raceBytes, this::tracked);
   }
 
   /** The check with the default rounds of every guarantee asked for, even after one failed (reports, tests). */
@@ -184,9 +177,9 @@ public final class GuaranteeCheck {
       case IF_MATCH_COMPLETE:
         return ifMatch(true);
       case ATOMIC_EXCLUSIVE_CREATE:
-        return raceExclusiveCreates();
+        return races.exclusiveCreates();
       case ATOMIC_COMPARE_AND_SWAP:
-        return raceCompareAndSwap();
+        return races.compareAndSwap();
       case ABORT_KEEPS_EXISTING:
         return abortKeepsExisting();
       default:
@@ -259,60 +252,6 @@ public final class GuaranteeCheck {
     return unchanged(key, "existing", "AbortMultipartUpload of an upload to it");
   }
 
-  /** Each round, {@link #writers} exclusive creates of one fresh key race: exactly one must win. */
-  private Optional<String> raceExclusiveCreates() throws IOException {
-    int bad = 0;
-    int worst = 1;
-    for (int round = 0; round < rounds; round++) {
-      String key = key("race-create-" + round);
-      int winners = race(i -> {
-        try {
-          return tracked(key, () -> store.createExclusive(key, racePayload("writer " + i)));
-        } catch (FileAlreadyExistsException lost) {
-          return null;
-        }
-      }).size();
-      if (winners != 1) {
-        bad++;
-        worst = Math.max(worst, winners);
-      }
-    }
-    return bad == 0 ? Optional.empty() : Optional.of(bad + " of " + rounds + " rounds of " + writers
-        + " racing exclusive creates had " + (worst > 1 ? "several winners (up to " + worst + ")" : "no winner"));
-  }
-
-  /**
-   * Each round, {@link #writers} If-Match writes from one ETag race: exactly one must win. The next round races
-   * from the winner's ETag (one unconditional PUT only where a round had no single winner).
-   */
-  private Optional<String> raceCompareAndSwap() throws IOException {
-    String key = key("race-cas");
-    int bad = 0;
-    int worst = 1;
-    String etag = null;
-    for (int round = 0; round < casRounds; round++) {
-      if (etag == null) {
-        etag = write(key, "round " + round, WriteCondition.none(), false).etag();
-      }
-      String from = etag;
-      int r = round;
-      List<ObjectInfo> won = race(i -> {
-        try {
-          return store.replaceIfMatch(key, racePayload("round " + r + " writer " + i), from);
-        } catch (ObjectChangedException | FileNotFoundException lost) {
-          return null;
-        }
-      });
-      etag = won.size() == 1 ? won.get(0).etag() : null;
-      if (won.size() != 1) {
-        bad++;
-        worst = Math.max(worst, won.size());
-      }
-    }
-    return bad == 0 ? Optional.empty() : Optional.of(bad + " of " + casRounds + " rounds of " + writers
-        + " racing If-Match writes had " + (worst > 1 ? "several winners (up to " + worst + ")" : "no winner"));
-  }
-
   private static <T> T await(Future<T> f) throws IOException {
     try {
       return f.get();
@@ -329,45 +268,6 @@ public final class GuaranteeCheck {
       }
       throw new IOException(cause);
     }
-  }
-
-  /** One racing write: what was written, or null if refused. */
-  interface Attempt {
-    ObjectInfo run(int writer) throws IOException;
-  }
-
-  /** Runs the writers released at once; returns what the winners wrote. */
-  private List<ObjectInfo> race(Attempt attempt) throws IOException {
-    CountDownLatch ready = new CountDownLatch(writers);
-    CountDownLatch go = new CountDownLatch(1);
-    List<Future<ObjectInfo>> results = new ArrayList<>();
-    for (int i = 0; i < writers; i++) {
-      int writer = i;
-      Callable<ObjectInfo> c = () -> {
-        ready.countDown();
-        go.await();
-        return attempt.run(writer);
-      };
-      results.add(POOL.submit(c));
-    }
-    List<ObjectInfo> winners = new ArrayList<>();
-    try {
-      ready.await();
-      go.countDown();
-      for (Future<ObjectInfo> f : results) {
-        ObjectInfo won = f.get();
-        if (won != null) {
-          winners.add(won);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted during the store guarantee check");
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
-    }
-    return winners;
   }
 
   /**
@@ -447,18 +347,12 @@ public final class GuaranteeCheck {
     }
   }
 
-  private static byte[] payloadBytes(String s) {
+  static byte[] payloadBytes(String s) {
     return ("objectcommit store guarantee check: " + s).getBytes(StandardCharsets.UTF_8);
   }
 
   private static Payload payload(String s) {
     return Payload.of(payloadBytes(s));
-  }
-
-  /** A racing writer's body: the text, padded to {@link #raceBytes}. */
-  private Payload racePayload(String s) {
-    byte[] text = payloadBytes(s);
-    return Payload.of(text.length >= raceBytes ? text : Arrays.copyOf(text, raceBytes));
   }
 
   /**

@@ -44,7 +44,9 @@ final class NameRevalidation {
       return call.call();
     } catch (NoSuchFileException first) {
       revalidateParents(f);
-      return call.call();
+      T found = call.call();
+      LOG.debug("{} was reported missing by this node's NFS client, and found after revalidating its directory", f);
+      return found;
     }
   }
 

@@ -54,6 +54,12 @@ class LocalCheckpointQueryTest {
     }
   }
 
+  /**
+   * The authority of this test's {@code ckpt://} paths, its own: Hadoop caches one FileSystem per scheme and
+   * authority per JVM, with the settings of its first use (another test class's local root, if they shared one).
+   */
+  private static final String AUTHORITY = "queries";
+
   private static Path root;
   private static SparkSession spark;
 
@@ -64,8 +70,8 @@ class LocalCheckpointQueryTest {
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.hadoop.fs.ckpt.impl", CheckpointFileSystem.class.getName())
-        .config("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.backend", "local")
-        .config("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.local.root", root.toString())
+        .config("spark.hadoop.fs.objectcommit.bucket." + AUTHORITY + ".checkpoint.backend", "local")
+        .config("spark.hadoop.fs.objectcommit.bucket." + AUTHORITY + ".checkpoint.local.root", root.toString())
         .config("spark.sql.streaming.checkpointFileManagerClass", CheckpointFileManagerImpl.class.getName())
         .getOrCreate();
   }
@@ -95,7 +101,7 @@ class LocalCheckpointQueryTest {
           Integer.toString(store.formatVersion));
     }
     Path input = Files.createTempDirectory(root, "input-" + store);
-    String checkpoint = "ckpt://efs/" + store.name().toLowerCase() + "/query";
+    String checkpoint = "ckpt://" + AUTHORITY + "/" + store.name().toLowerCase() + "/query";
     String table = "counts_" + store.name().toLowerCase();
 
     Map<Long, Long> expected = new TreeMap<>();

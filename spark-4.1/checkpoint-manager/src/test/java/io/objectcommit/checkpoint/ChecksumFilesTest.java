@@ -32,6 +32,9 @@ class ChecksumFilesTest {
   private static final int BATCHES = 3;
   private static final int PARTITIONS = 4;
 
+  /** This test's own {@code ckpt://} authority (Hadoop caches one FileSystem per authority per JVM). */
+  private static final String AUTHORITY = "checksums";
+
   private static Path root;
   private static SparkSession spark;
 
@@ -42,8 +45,8 @@ class ChecksumFilesTest {
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", Integer.toString(PARTITIONS))
         .config("spark.hadoop.fs.ckpt.impl", CheckpointFileSystem.class.getName())
-        .config("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.backend", "local")
-        .config("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.local.root", root.toString())
+        .config("spark.hadoop.fs.objectcommit.bucket." + AUTHORITY + ".checkpoint.backend", "local")
+        .config("spark.hadoop.fs.objectcommit.bucket." + AUTHORITY + ".checkpoint.local.root", root.toString())
         .config("spark.sql.streaming.checkpointFileManagerClass", CheckpointFileManagerImpl.class.getName())
         .getOrCreate();
   }
@@ -75,7 +78,7 @@ class ChecksumFilesTest {
         .csv(input.toString())
         .groupBy(functions.col("value").mod(7).as("k")).count()
         .writeStream().outputMode("complete").format("memory").queryName(name)
-        .option("checkpointLocation", "ckpt://efs/" + name).start();
+        .option("checkpointLocation", "ckpt://" + AUTHORITY + "/" + name).start();
     try {
       q.processAllAvailable();
     } finally {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -46,6 +47,15 @@ final class PlainOutputCheck {
   /** Verifies the output at {@code relative}; returns the number of data files. */
   static int verify(S3TestBucket bucket, String relative, long rows, boolean partitioned, Path scratch)
       throws IOException {
+    return verify(bucket, relative, rows, partitioned, scratch, rel -> false, new ArrayList<>());
+  }
+
+  /**
+   * As {@link #verify(S3TestBucket, String, long, boolean, Path)}, but objects whose relative key matches
+   * {@code tolerated} are not stray: they are added to {@code toleratedFound} for the caller to report.
+   */
+  static int verify(S3TestBucket bucket, String relative, long rows, boolean partitioned, Path scratch,
+      Predicate<String> tolerated, List<String> toleratedFound) throws IOException {
     String base = bucket.key(relative) + "/";
     List<String> keys = bucket.listKeys(relative + "/");
     List<String> stray = new ArrayList<>();
@@ -56,6 +66,8 @@ final class PlainOutputCheck {
       Matcher m = DATA_FILE.matcher(rel);
       if (rel.equals("_SUCCESS")) {
         success = true;
+      } else if (tolerated.test(rel)) {
+        toleratedFound.add(rel);
       } else if (m.matches() && (m.group(1) != null) == partitioned) {
         data.add(key);
       } else {

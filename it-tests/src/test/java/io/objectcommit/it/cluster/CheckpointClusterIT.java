@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.SparkStandaloneCluster;
 import io.objectcommit.testsupport.SparkSubmission;
+import io.objectcommit.testsupport.StoreHost;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,27 +38,41 @@ import org.slf4j.LoggerFactory;
  * {@code foreachBatch}, a re-run batch replacing its file) equals the counts of the files up to it, no batch
  * beyond the input, then {@code objectcommit checkpoint verify} (the bundle's command, run as a user runs it with
  * the cluster's Spark jars) is clean. Seed: {@code -Dobjectcommit.cluster.seed=N} replaces the listed ones.
+ *
+ * <p>The store is moto 5.2.5 (test-support {@link StoreHost}), not LocalStack: a driver killed in the middle of a
+ * PUT that overwrites an object (a manifest's {@code If-Match} write) leaves LocalStack 2026.3.0 with that object
+ * emptied (it answers 500 to the cut-off PUT, then serves the old length with no body: "Too little data for
+ * declared Content-Length" in its log), which real S3 never does (a PUT is atomic). moto keeps the old object.
+ * On this loaded machine moto fails one round in twelve of the store check's racing {@code If-Match} writers
+ * (docs/stores.md: "rarely"), and the check then refuses it; the query has one writer per manifest, so the runs
+ * set {@code conditional-writes=assume} for the test bucket only (its per-bucket key): the one setting that
+ * differs from a user's, because of the test double.
  */
 @S3IntegrationTest
 class CheckpointClusterIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointClusterIT.class);
-  private static final int FILES = 10;
+  private static final int FILES = 8;
   private static final int KILLS = 3;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(6);
   private static final String ROCKSDB =
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
   private static SparkStandaloneCluster cluster;
+  private static StoreHost store;
   private static Path app;
 
   @BeforeAll
   static void startCluster() throws IOException {
+    store = StoreHost.start(S3Store.MOTO, ClusterJobs.workDir().resolve("stores"));
     cluster = ClusterJobs.startCluster();
     app = ClusterJobs.app();
   }
 
   @AfterAll
   static void stopCluster() {
+    if (store != null) {
+      store.close();
+    }
     if (cluster != null) {
       cluster.close();
       assertEquals(List.of(), cluster.liveProcesses().stream().map(SparkStandaloneCluster::commandLine)
@@ -66,11 +82,17 @@ class CheckpointClusterIT {
 
   @ParameterizedTest(name = "{0} state store, seed {1}")
   @CsvSource({"default, 17", "rocksdb, 29"})
-  void driverKilledThreeTimesCountsExact(String store, long listedSeed, S3TestBucket bucket) throws Exception {
+  void driverKilledThreeTimesCountsExact(String stateStore, long listedSeed) throws Exception {
+    try (S3TestBucket bucket = S3TestBucket.create(store.endpoint(), "cluster-" + stateStore, null)) {
+      run(stateStore, listedSeed, bucket);
+    }
+  }
+
+  private void run(String stateStore, long listedSeed, S3TestBucket bucket) throws Exception {
     long seed = Long.getLong("objectcommit.cluster.seed", listedSeed);
     Random random = new Random(seed);
     long t0 = System.nanoTime();
-    String name = "stream-" + store;
+    String name = "stream-" + stateStore;
     Path dir = Files.createDirectories(cluster.dir().resolve("scenarios").resolve(name + "-" + System.currentTimeMillis()));
     Path input = writeInput(Files.createDirectories(dir.resolve("input")));
     Path output = Files.createDirectories(dir.resolve("output"));
@@ -81,9 +103,10 @@ class CheckpointClusterIT {
         "spark.hadoop.fs.AbstractFileSystem.ckpt.impl=io.objectcommit.checkpoint.CheckpointFs",
         "spark.sql.streaming.checkpointFileManagerClass=io.objectcommit.checkpoint.CheckpointFileManagerImpl",
         "spark.sql.shuffle.partitions=4"));
-    if (store.equals("rocksdb")) {
+    if (stateStore.equals("rocksdb")) {
       settings.add("spark.sql.streaming.stateStore.providerClass=" + ROCKSDB);
     }
+    settings.add("spark.hadoop.fs.objectcommit.bucket." + bucket.name() + ".conditional-writes=assume");
     List<String> options = ClusterJobs.options(bucket, settings);
     List<String> args = List.of("stream", checkpoint, input.toString(), output.toString(), markers.toString());
 
@@ -91,7 +114,7 @@ class CheckpointClusterIT {
     int target = 0;
     for (int k = 0; k < KILLS; k++) {
       target = Math.min(FILES - 1, target + 1 + random.nextInt(2));
-      long delayMs = random.nextInt(2000);
+      long delayMs = random.nextInt(1500);
       try (SparkSubmission run = cluster.submit(name + "-run" + k, options, app, args)) {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (batchFiles(output) < target && run.isRunning() && System.nanoTime() < deadline) {
@@ -169,6 +192,7 @@ class CheckpointClusterIT {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", cp, "io.objectcommit.cli.ObjectCommitCommand", "checkpoint", "verify", checkpoint));
     bucket.s3aOptions().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+    cmd.add("-Dfs.objectcommit.bucket." + bucket.name() + ".conditional-writes=assume");
     Path log = cluster.dir().resolve("checkpoint-verify-" + System.currentTimeMillis() + ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     assertTrue(p.waitFor(3, TimeUnit.MINUTES), "checkpoint verify finished");

@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.impl.v1.V1Calls;
 import static io.objectcommit.fs.impl.FakeS3.fail;
 import static io.objectcommit.fs.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +62,7 @@ class S3ObjectStoreTest {
   private S3ObjectStore store(StoreOptions.ConditionalWritesMode mode) {
     StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB, mode,
         ".objectcommit/probe/");
-    return new S3ObjectStore("test-bucket", s3.client(), o, EncryptionSettings.none(), WHERE, () -> { }, sleeps::add);
+    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { }, sleeps::add);
   }
 
   private S3ObjectStore store() {
@@ -79,14 +80,14 @@ class S3ObjectStoreTest {
     md.setHeader("ETag", etag);
     md.setContentLength(3);
     if (writeId != null) {
-      md.addUserMetadata(S3Requests.WRITE_ID, writeId);
+      md.addUserMetadata(S3Calls.WRITE_ID, writeId);
     }
     return md;
   }
 
   private String writeIdOfPut(int index) {
     return s3.requests("putObject", PutObjectRequest.class).get(index).getMetadata()
-        .getUserMetaDataOf(S3Requests.WRITE_ID);
+        .getUserMetaDataOf(S3Calls.WRITE_ID);
   }
 
   @Test
@@ -335,14 +336,14 @@ class S3ObjectStoreTest {
   @Test
   void detectionRefusesAStoreThatIgnoresConditionalWritesAndRemembersIt() {
     s3.on("putObject", value(putResult("e")));
-    s3.on("deleteObject", value(null));
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
     S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
     ConditionalWritesUnsupportedException e = assertThrows(ConditionalWritesUnsupportedException.class,
         () -> store.createExclusive("k", Payload.of(new byte[1])));
     assertTrue(e.getMessage().contains("http://fake.invalid:1"), e.getMessage());
     assertTrue(e.getMessage().contains("fs.objectcommit.conditional-writes=emulate"), e.getMessage());
     assertEquals(2, s3.count("putObject"), "two probe PUTs, and not the write itself");
-    assertEquals(1, s3.count("deleteObject"), "the probe object is removed");
+    assertEquals(1, s3.count("deleteObjects"), "the probe object is removed");
     assertThrows(ConditionalWritesUnsupportedException.class,
         () -> store(StoreOptions.ConditionalWritesMode.DETECT).createExclusive("k", Payload.of(new byte[1])));
     assertEquals(2, s3.count("putObject"), "probed once per bucket and endpoint");
@@ -351,11 +352,13 @@ class S3ObjectStoreTest {
   @Test
   void detectionVerifiesAConformingStoreOnce() throws Exception {
     s3.on("putObject", value(putResult("p1")), fail(412, "PreconditionFailed"), value(putResult("real")));
-    s3.on("deleteObject", value(null));
+    s3.on("getObject", ConditionalWritesProbeTest.checkObjectUnchanged());
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
     S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
     assertEquals("real", store.createExclusive("k", Payload.of(new byte[1])).etag());
     assertEquals(StoreCapabilities.ConditionalWrites.VERIFIED, store.capabilities().conditionalWrites());
     assertEquals(3, s3.count("putObject"));
+    assertEquals(1, s3.count("getObject"), "the check's one GET");
     assertFalse(s3.requests("putObject", PutObjectRequest.class).get(0).getKey().equals("k"));
   }
 
@@ -364,7 +367,7 @@ class S3ObjectStoreTest {
     s3.on("putObject", fail(503, "SlowDown"));
     StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB,
         StoreOptions.ConditionalWritesMode.ASSUME, "p/");
-    S3ObjectStore store = new S3ObjectStore("test-bucket", s3.client(), o, EncryptionSettings.none(), WHERE, () -> { },
+    S3ObjectStore store = new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { },
         ms -> {
           throw new InterruptedException();
         });

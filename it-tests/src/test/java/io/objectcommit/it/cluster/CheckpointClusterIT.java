@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
@@ -49,6 +50,7 @@ import org.slf4j.LoggerFactory;
  * differs from a user's, because of the test double.
  */
 @S3IntegrationTest
+@Tag("cluster")
 class CheckpointClusterIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointClusterIT.class);

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * One cluster for the class; after it stops, no process of it is left.
  */
 @S3IntegrationTest
+@Tag("cluster")
 class CommitterClusterIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(CommitterClusterIT.class);

@@ -25,6 +25,7 @@ import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * store holds no pending multipart upload. Finally the session's stop leaves no thread of ours.
  */
 @S3IntegrationTest
+@Tag("cluster")
 class FailedJobResourcesIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(FailedJobResourcesIT.class);

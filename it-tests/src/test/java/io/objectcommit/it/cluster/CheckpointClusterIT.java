@@ -26,8 +26,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,9 +81,18 @@ class CheckpointClusterIT {
     }
   }
 
-  @ParameterizedTest(name = "{0} state store, seed {1}")
-  @CsvSource({"default, 17", "rocksdb, 29"})
-  void driverKilledThreeTimesCountsExact(String stateStore, long listedSeed) throws Exception {
+  @Test
+  void driverKilledThreeTimesCountsExactDefaultStateStore() throws Exception {
+    driverKilledThreeTimes("default", 17);
+  }
+
+  @Test
+  @Tag(ClusterJobs.FULL_SET)
+  void driverKilledThreeTimesCountsExactRocksDb() throws Exception {
+    driverKilledThreeTimes("rocksdb", 29);
+  }
+
+  private void driverKilledThreeTimes(String stateStore, long listedSeed) throws Exception {
     try (S3TestBucket bucket = S3TestBucket.create(store.endpoint(), "cluster-" + stateStore, null)) {
       run(stateStore, listedSeed, bucket);
     }

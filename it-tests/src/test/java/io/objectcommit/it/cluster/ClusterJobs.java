@@ -24,6 +24,14 @@ import java.util.stream.Stream;
  */
 final class ClusterJobs {
 
+  /**
+   * The tag of the cluster scenarios that run only in the full set ({@code bin/run-cluster-scenarios}); every
+   * build runs the others (one executor kill per committer, the direct committer's refusal of speculation, a driver
+   * killed three times with the default state store). Failsafe excludes the tags in
+   * {@code objectcommit.it.excludedGroups}, which is this one by default.
+   */
+  static final String FULL_SET = "cluster-full";
+
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** How a job's output is committed: the user guide's settings for each committer. */

@@ -59,6 +59,7 @@ class CommitterClusterIT {
     }
   }
 
+  @Tag(ClusterJobs.FULL_SET)
   @ParameterizedTest
   @EnumSource(Committer.class)
   void taskAttemptFailsHalfway(Committer committer, S3TestBucket bucket) throws Exception {
@@ -69,6 +70,7 @@ class CommitterClusterIT {
     job.verify(false);
   }
 
+  @Tag(ClusterJobs.FULL_SET)
   @ParameterizedTest
   @EnumSource(Committer.class)
   void executorKilledMidWriteWithMaxRecordsPerFile(Committer committer, S3TestBucket bucket) throws Exception {
@@ -87,6 +89,7 @@ class CommitterClusterIT {
     job.verify(true);
   }
 
+  @Tag(ClusterJobs.FULL_SET)
   @Test
   void speculationWithSlowTaskStagingIsExact(S3TestBucket bucket) throws Exception {
     Job job = speculative(new Job(Committer.STAGING, bucket, "speculation-staging"));
@@ -107,6 +110,7 @@ class CommitterClusterIT {
     PlainOutputCheck.verifyEmpty(bucket, job.out);
   }
 
+  @Tag(ClusterJobs.FULL_SET)
   @Test
   void speculationWithDirectClassicFallbackIsExact(S3TestBucket bucket) throws Exception {
     Job job = speculative(new Job(Committer.DIRECT, bucket, "speculation-direct-classic"))

@@ -44,7 +44,7 @@ final class SeededWrite {
   private static final Logger LOG = LoggerFactory.getLogger(SeededWrite.class);
   static final long ROWS = 20_000;
   static final int TASKS = 4;
-  static final int MAX_RECORDS_PER_FILE = 2_500;
+  static final int MAX_RECORDS_PER_FILE = 1_000;
   static final int JOB_RUNS = 3;
   private static final Pattern DATA_FILE = Pattern.compile("^(bucket=\\d+/)?part-[^/]*\\.parquet$");
 

@@ -266,6 +266,16 @@ class StagingProtocolTest {
   }
 
   @Test
+  void jobAbortAlsoAbortsAnUploadWhoseInitiationWasRetried() throws IOException {
+    String sparkUuid = "dfc50e12-945e-4814-991c-0f7e178aa288";
+    commitTask(0, 2, 0, Map.of("part-00000-" + sparkUuid + "-c000.snappy.parquet", "rows"));
+    store.initiateMultipartUpload(DEST + "part-00000-" + sparkUuid + "-c000.snappy.parquet");
+    long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
+    assertEquals(2, aborted, "the recorded upload and the one no record names");
+    assertEquals(0, store.pendingUploads("").size());
+  }
+
+  @Test
   void conflictModeFailRefusesADestinationWithData() throws IOException {
     store.put(DEST + "old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
         io.objectcommit.fs.WriteCondition.none());

@@ -42,10 +42,6 @@ final class Sweep {
     }
   }
 
-  static long abortJobUploads(ObjectStore store, JobLayout layout, Parallel parallel) throws IOException {
-    return abortJobUploads(store, layout, Set.of(), parallel);
-  }
-
   /** Aborts the uploads whose file name holds the job's id or one of {@code nameIds}. */
   static long abortJobUploads(ObjectStore store, JobLayout layout, Set<String> nameIds, Parallel parallel)
       throws IOException {

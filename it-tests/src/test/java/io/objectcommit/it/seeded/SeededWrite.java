@@ -11,6 +11,7 @@ import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CommitterContender;
 import io.objectcommit.it.faults.ProxiedBucket;
+import io.objectcommit.it.faults.StagingCommitters;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -62,6 +64,7 @@ final class SeededWrite {
       Resources.Sample first)
       throws IOException {
     boolean partitioned = seed % 2 == 1;
+    long bufferFilesBefore = bufferFiles();
     String table = bucket.s3a("table");
     try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
       proxied.runStoreChecks();
@@ -102,7 +105,7 @@ final class SeededWrite {
       Listing listing = Listing.of(bucket);
       return new WriteOutcome(contender.name(), seed, partitioned, failures, succeeded, listing.dataFiles.size(),
           listing.successMarker, listing.strays, pendingUploads(bucket), read[0], read[1], read[2], seconds,
-          requests, injected, peak, after);
+          requests, injected, peak, after, bufferFiles() - bufferFilesBefore);
     }
   }
 
@@ -153,6 +156,17 @@ final class SeededWrite {
     Row r = spark.read().parquet(dir.toString()).agg(org.apache.spark.sql.functions.count(lit(1)),
         countDistinct(col("id")), sum(col("id"))).first();
     return new long[] {r.getLong(0), r.getLong(1), r.isNullAt(2) ? 0 : r.getLong(2)};
+  }
+
+  /** Regular files under the staging committer's local buffer directories of the tests. */
+  private static long bufferFiles() throws IOException {
+    Path dir = Path.of(StagingCommitters.bufferDir());
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).count();
+    }
   }
 
   static int pendingUploads(S3TestBucket bucket) {

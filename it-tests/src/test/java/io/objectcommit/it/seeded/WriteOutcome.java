@@ -24,10 +24,13 @@ final class WriteOutcome {
   final String injected;
   final int peakConnections;
   final Resources.Sample resources;
+  /** Files the run added to the staging committer's local buffer directories (and did not remove). */
+  final long bufferFilesLeft;
 
   WriteOutcome(String contender, long seed, boolean partitioned, List<String> jobFailures, boolean succeeded,
       int dataFiles, boolean successMarker, List<String> strays, int pendingUploads, long rows, long distinctIds,
-      long idSum, double seconds, long requests, String injected, int peakConnections, Resources.Sample resources) {
+      long idSum, double seconds, long requests, String injected, int peakConnections, Resources.Sample resources,
+      long bufferFilesLeft) {
     this.contender = contender;
     this.seed = seed;
     this.partitioned = partitioned;
@@ -45,6 +48,7 @@ final class WriteOutcome {
     this.injected = injected;
     this.peakConnections = peakConnections;
     this.resources = resources;
+    this.bufferFilesLeft = bufferFilesLeft;
   }
 
   long expectedIdSum() {
@@ -62,7 +66,7 @@ final class WriteOutcome {
   /** Every row once, no stray object, no pending upload, the job committed. */
   boolean exact() {
     return succeeded && successMarker && rows == SeededWrite.ROWS && distinctIds == SeededWrite.ROWS
-        && idSum == expectedIdSum() && strays.isEmpty() && pendingUploads == 0;
+        && idSum == expectedIdSum() && strays.isEmpty() && pendingUploads == 0 && bufferFilesLeft <= 0;
   }
 
   /** What went wrong, in a few words (empty when exact). */
@@ -83,6 +87,9 @@ final class WriteOutcome {
     if (pendingUploads > 0) {
       sb.append(pendingUploads).append(" pending uploads; ");
     }
+    if (bufferFilesLeft > 0) {
+      sb.append(bufferFilesLeft).append(" local buffer files left; ");
+    }
     if (succeeded && !successMarker) {
       sb.append("no _SUCCESS; ");
     }
@@ -93,7 +100,8 @@ final class WriteOutcome {
   public String toString() {
     return contender + " seed " + seed + (partitioned ? " (partitionBy)" : "") + ": "
         + (exact() ? "exact" : "NOT EXACT: " + problems()) + "; rows " + rows + ", distinct " + distinctIds
-        + ", files " + dataFiles + ", strays " + strays + ", pending uploads " + pendingUploads + ", job failures "
+        + ", files " + dataFiles + ", strays " + strays + ", pending uploads " + pendingUploads + ", local buffer files"
+        + " left " + bufferFilesLeft + ", job failures "
         + jobFailures + String.format(", %.1f s, %d requests, injected %s, peak connections %d, after: %s", seconds,
             requests, injected, peakConnections, resources);
   }

@@ -32,4 +32,14 @@ final class Failures {
     }
     return sb.toString();
   }
+
+  /** Sleeps, as a supervisor waits before it restarts what failed. */
+  static void pause(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting to restart", e);
+    }
+  }
 }

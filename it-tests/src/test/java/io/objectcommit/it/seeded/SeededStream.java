@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * One seeded streaming run: the stateful query of {@link CountingQuery} (count by key, complete mode) over
  * {@value #FILES} input files, one micro-batch each, its checkpoint on the contender's location, every request
  * through the proxy under {@link SeededFaults#plan(long)}. When the query fails it is restarted from its
- * checkpoint, as a supervisor would, up to {@value #MAX_RESTARTS} times. Afterwards: the final state's counts
+ * checkpoint, as a supervisor would, after {@value #RESTART_PAUSE_MS} ms, up to {@value #MAX_RESTARTS} times. Afterwards: the final state's counts
  * by key, the checkpoint tool's {@code verify} (on {@code ckpt://}, with a plain client), pending uploads.
  */
 final class SeededStream {
@@ -39,6 +39,8 @@ final class SeededStream {
   private static final Logger LOG = LoggerFactory.getLogger(SeededStream.class);
   static final int FILES = 6;
   static final int MAX_RESTARTS = 4;
+  /** A supervisor's pause before restarting a failed query: longer than the plan's listing and 404 windows. */
+  static final long RESTART_PAUSE_MS = 5_000;
 
   private SeededStream() {
   }
@@ -83,6 +85,7 @@ final class SeededStream {
             LOG.debug("query failure", e);
             stop(q);
             q = null;
+            Failures.pause(RESTART_PAUSE_MS);
           }
         }
         stop(q);

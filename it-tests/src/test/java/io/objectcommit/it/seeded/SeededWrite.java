@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * {@value #MAX_RECORDS_PER_FILE} rows per file, partitioned by {@code bucket} for odd seeds, on {@code local[2,4]}
  * (a failed task is retried, as {@code spark.task.maxFailures=4} does on a cluster), every request through the
  * proxy under {@link SeededFaults#plan(long)}. A failed job is re-run up to {@value #JOB_RUNS} times in all, as
- * an orchestrator would. The table is then read with a plain client: every key listed, the Parquet files
+ * an orchestrator would, after {@link SeededStream#RESTART_PAUSE_MS} ms. The table is then read with a plain client: every key listed, the Parquet files
  * downloaded and read locally, pending multipart uploads listed.
  */
 final class SeededWrite {
@@ -90,6 +90,9 @@ final class SeededWrite {
             failures.add(Failures.root(e));
             LOG.warn("{} seed {}: job run {} failed: {}", contender.name(), seed, run, Failures.root(e));
             LOG.debug("job run failure", e);
+            if (run < JOB_RUNS) {
+              Failures.pause(SeededStream.RESTART_PAUSE_MS);
+            }
           }
         }
         seconds = (System.nanoTime() - t0) / 1e9;

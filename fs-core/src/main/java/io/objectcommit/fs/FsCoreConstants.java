@@ -156,10 +156,11 @@ public final class FsCoreConstants {
   /**
    * How to make sure the store honours {@code If-None-Match} / {@code If-Match} on writes: {@value}.
    * <ul>
-   *   <li>{@code detect} (default): probe once per bucket (two exclusive PUTs of one probe key; the second must
-   *       be refused) and cache the answer; fail with {@link ConditionalWritesUnsupportedException} if the store
-   *       ignores the headers;</li>
-   *   <li>{@code assume}: trust the store without a probe (saves two requests per bucket and JVM);</li>
+   *   <li>{@code detect} (default): run the store guarantee check (docs/stores.md) for the guarantees each
+   *       component or conditional write relies on, once per bucket and endpoint per JVM, and cache the verdict;
+   *       fail with {@link StoreGuaranteeException} (a {@link ConditionalWritesUnsupportedException}) naming the
+   *       failed guarantee;</li>
+   *   <li>{@code assume}: trust the store without the check;</li>
    *   <li>{@code emulate}: the documented weaker mode for stores without conditional writes: check with HEAD,
    *       then write. Safe with one writer per key only; a race between writers can lose an update.</li>
    * </ul>

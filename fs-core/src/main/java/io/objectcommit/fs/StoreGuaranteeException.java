@@ -18,6 +18,17 @@ public class StoreGuaranteeException extends ConditionalWritesUnsupportedExcepti
     this.failed = Map.copyOf(failed);
   }
 
+  /**
+   * @param store  the bucket and endpoint, for messages (never credentials)
+   * @param bucket the bucket, or null if unknown
+   * @param detail what failed, and what to do
+   * @param failed the guarantees that failed, with what the check saw
+   */
+  public StoreGuaranteeException(String store, String bucket, String detail, Map<StoreGuarantee, String> failed) {
+    super(bucket == null ? store : "s3://" + bucket + "/", detail, store, bucket, FsCoreConstants.CONDITIONAL_WRITES);
+    this.failed = Map.copyOf(failed);
+  }
+
   /** The guarantees that failed, with what the check saw. */
   public Set<StoreGuarantee> failedGuarantees() {
     return failed.keySet();

@@ -10,38 +10,41 @@ import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.StoreCapabilities;
+import io.objectcommit.fs.StoreGuarantee;
 import io.objectcommit.fs.WriteCondition;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Conditional writes: single conditional PUTs and what their refusal means, and whether the store honours the
- * conditions at all (probed once per bucket and endpoint in this JVM, per {@link FsCoreConstants#CONDITIONAL_WRITES}).
+ * conditions (per {@link FsCoreConstants#CONDITIONAL_WRITES}; {@code detect} runs the store guarantee check,
+ * {@link StoreGuarantees}, for the guarantees a write needs, once per bucket and endpoint in this JVM).
  * Sends its requests through {@link S3Requests} only.
  */
 final class ConditionalWrites {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConditionalWrites.class);
 
-  /** Probe results per bucket and endpoint: capabilities, or the exception that says they are missing. */
-  private static final Map<String, Object> PROBED = new ConcurrentHashMap<>();
   private static final Map<String, Boolean> WARNED = new ConcurrentHashMap<>();
 
   private final S3Requests requests;
   private final StoreOptions options;
   private final String where;
+  private final StoreGuarantees.AssumedStore assumed;
 
-  ConditionalWrites(S3Requests requests, StoreOptions options) {
+  /** @param assumed opens the store the guarantee check writes through (conditions trusted: no recursion) */
+  ConditionalWrites(S3Requests requests, StoreOptions options, StoreGuarantees.AssumedStore assumed) {
     this.requests = requests;
     this.options = options;
     this.where = requests.where();
+    this.assumed = assumed;
   }
 
   /**
@@ -56,13 +59,14 @@ final class ConditionalWrites {
   }
 
   /**
-   * What the store supports, probing it if the configuration asks for detection and this JVM has not probed the
-   * bucket and endpoint yet.
+   * What the store supports. With {@code detect} this is the guarantee check ({@link StoreGuarantees}) of
+   * {@link StoreGuarantee#IF_NONE_MATCH_PUT}, run once per bucket and endpoint in this JVM.
    *
    * @param trigger the user's operation that needs the answer, for messages (e.g. {@code createExclusive
    *     s3://b/k})
-   * @throws ConditionalWritesUnsupportedException if the store ignores or rejects the conditions (cached: every
-   *     later call for the same bucket and endpoint throws a new one without a request)
+   * @throws ConditionalWritesUnsupportedException if the store ignores or rejects the conditions (a
+   *     {@link io.objectcommit.fs.StoreGuaranteeException}; the verdict is cached: later calls throw a new one
+   *     without a request)
    */
   StoreCapabilities capabilities(String trigger) throws IOException {
     switch (options.conditionalWrites()) {
@@ -75,101 +79,28 @@ final class ConditionalWrites {
         }
         return new StoreCapabilities(StoreCapabilities.ConditionalWrites.EMULATED);
       default:
-        return detected(trigger);
+        require(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), "a conditional write", trigger);
+        return new StoreCapabilities(StoreCapabilities.ConditionalWrites.VERIFIED);
     }
-  }
-
-  private StoreCapabilities detected(String trigger) throws IOException {
-    Object known = PROBED.get(where);
-    if (known == null) {
-      synchronized (PROBED) {
-        known = PROBED.get(where);
-        if (known == null) {
-          known = probe(trigger);
-          PROBED.put(where, known);
-        }
-      }
-    }
-    if (known instanceof ConditionalWritesUnsupportedException) {
-      throw ((ConditionalWritesUnsupportedException) known).copy();
-    }
-    return (StoreCapabilities) known;
   }
 
   /**
-   * Two exclusive PUTs of one new key: the first must succeed and the second be refused. Returns the
-   * capabilities, or the exception saying the store lacks them (not thrown: cached and thrown by the caller).
-   * A failure of the check itself (no bucket, refused credentials, endpoint down) is thrown as the first failure,
-   * described by {@link ProbeFailure}; the probe object's removal never replaces it.
+   * The one way the store is checked: {@link StoreGuarantees#require(StoreOptions, String, String, Set,
+   * StoreGuarantees.AssumedStore)} as the configured mode asks. A check that could not run (no bucket, refused
+   * credentials, endpoint down) is reported as its first failure, described by {@link ProbeFailure} naming
+   * {@code trigger}.
+   *
+   * @param who the component relying on the guarantees, named in a refusal
+   * @param trigger the user's operation, named when the check itself fails
    */
-  private Object probe(String trigger) throws IOException {
-    String key = options.probePrefix() + UUID.randomUUID();
-    boolean[] written = {false};
-    Object result;
+  void require(Set<StoreGuarantee> needed, String who, String trigger) throws IOException {
     try {
-      result = probeWrites(key, written);
+      StoreGuarantees.require(options, where, requests.bucket(), who, needed, assumed);
+    } catch (ConditionalWritesUnsupportedException refused) {
+      throw refused;
     } catch (IOException e) {
-      IOException reported = ProbeFailure.describe(e, trigger, requests.bucket(), where);
-      if (written[0] || ProbeFailure.mayHaveWritten(e)) {
-        removeProbe(key, reported);
-      }
-      throw reported;
+      throw ProbeFailure.describe(e, trigger, requests.bucket(), where);
     }
-    if (written[0]) {
-      removeProbe(key, null);
-    }
-    return result;
-  }
-
-  private Object probeWrites(String key, boolean[] written) throws IOException {
-    String path = requests.pathOf(key);
-    Payload body = Payload.of("objectcommit conditional-write probe".getBytes(StandardCharsets.UTF_8));
-    long t0 = System.nanoTime();
-    try {
-      put(key, body, WriteCondition.ifAbsent());
-      written[0] = true;
-    } catch (IOException e) {
-      if (e.getCause() instanceof AmazonServiceException) {
-        int status = ((AmazonServiceException) e.getCause()).getStatusCode();
-        if (status == 400 || status == 501) {
-          return unsupported(path, "it rejects the If-None-Match header (" + status + ")");
-        }
-      }
-      throw e;
-    }
-    try {
-      put(key, body, WriteCondition.ifAbsent());
-      return unsupported(path, "it ignores If-None-Match: a second exclusive PUT of " + path + " succeeded");
-    } catch (FileAlreadyExistsException expected) {
-      LOG.info("Conditional writes verified on {} in {} ms", where, (System.nanoTime() - t0) / 1_000_000);
-      return new StoreCapabilities(StoreCapabilities.ConditionalWrites.VERIFIED);
-    }
-  }
-
-  /** Deletes the probe object; a failure is added to {@code failure} (when there is one) and logged, never thrown. */
-  private void removeProbe(String key, IOException failure) {
-    try {
-      requests.delete(key);
-    } catch (IOException | RuntimeException e) {
-      if (failure != null) {
-        failure.addSuppressed(e);
-        LOG.debug("Could not delete the probe object {} after the check failed", requests.pathOf(key), e);
-      } else {
-        LOG.warn("Could not delete the conditional-write probe object {} (harmless; delete it by hand): {}",
-            requests.pathOf(key), e.toString());
-        LOG.debug("probe delete failure", e);
-      }
-    }
-  }
-
-  private ConditionalWritesUnsupportedException unsupported(String path, String why) {
-    String msg = "The store at " + where + " does not support conditional writes: " + why + ". objectcommit needs"
-        + " them to detect concurrent writers safely. Use a store that supports them (AWS S3 does), or set "
-        + FsCoreConstants.CONDITIONAL_WRITES + "=emulate for a weaker mode that is safe with one writer per key only"
-        + " (see docs/user-guide.md).";
-    LOG.error(msg);
-    return new ConditionalWritesUnsupportedException(path, msg, where, requests.bucket(),
-        FsCoreConstants.CONDITIONAL_WRITES);
   }
 
   /**
@@ -179,8 +110,12 @@ final class ConditionalWrites {
    * @param operation the user's operation, for messages ({@code createExclusive}, {@code completeMultipartUpload})
    */
   WriteCondition prepare(String key, WriteCondition c, String operation) throws IOException {
-    if (!c.isConditional()
-        || capabilities(operation + " " + requests.pathOf(key)).atomicConditionalWrites()) {
+    if (!c.isConditional()) {
+      return c;
+    }
+    if (options.conditionalWrites() != StoreOptions.ConditionalWritesMode.EMULATE) {
+      require(EnumSet.of(c.kind() == WriteCondition.Kind.IF_ABSENT ? StoreGuarantee.IF_NONE_MATCH_PUT
+          : StoreGuarantee.IF_MATCH_PUT), "a conditional write", operation + " " + requests.pathOf(key));
       return c;
     }
     Optional<ObjectInfo> current = requests.head(key).map(md -> S3Requests.info(key, md));
@@ -222,9 +157,9 @@ final class ConditionalWrites {
     throw refusal;
   }
 
-  /** Forgets probe results (tests). */
+  /** Forgets check results and warnings (tests). */
   static void resetProbes() {
-    PROBED.clear();
+    StoreGuarantees.reset();
     WARNED.clear();
   }
 }

@@ -79,30 +79,29 @@ public final class GuaranteeCheck {
     try {
       Map<StoreGuarantee, Future<Optional<String>>> results = new EnumMap<>(StoreGuarantee.class);
       for (StoreGuarantee g : StoreGuarantee.values()) {
-        if (guarantees.contains(g) && !isRace(g)) {
+        if (guarantees.contains(g) && !StoreGuarantees.isAtomicity(g)) {
           results.put(g, pool.submit(() -> check(g, pool)));
         }
       }
       for (StoreGuarantee g : StoreGuarantee.values()) {
-        if (guarantees.contains(g) && isRace(g)) {
+        if (guarantees.contains(g) && StoreGuarantees.isAtomicity(g)) {
           check(g, pool).ifPresent(why -> failures.put(g, why));
         }
       }
       for (Map.Entry<StoreGuarantee, Future<Optional<String>>> e : results.entrySet()) {
         await(e.getValue()).ifPresent(why -> failures.put(e.getKey(), why));
       }
-    } finally {
+    } catch (IOException | RuntimeException e) {
       pool.shutdownNow();
-      cleanUp();
+      cleanUp(e);
+      throw e;
     }
+    pool.shutdownNow();
+    cleanUp(null);
     GuaranteeReport report = new GuaranteeReport(store.pathOf(prefix), guarantees, failures,
         store.statistics().snapshot().totalRequests() - r0, (System.nanoTime() - t0) / 1_000_000);
     LOG.info("Store guarantee check: {}", report);
     return report;
-  }
-
-  private static boolean isRace(StoreGuarantee g) {
-    return g == StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE || g == StoreGuarantee.ATOMIC_COMPARE_AND_SWAP;
   }
 
   private Optional<String> check(StoreGuarantee g, ExecutorService pool) throws IOException {
@@ -137,12 +136,11 @@ public final class GuaranteeCheck {
     } catch (IOException e) {
       return rejectedHeader(e, "If-None-Match", how);
     }
-    StoredBytes before = store.getBytes(key);
     try {
       write(key, "second", WriteCondition.ifAbsent(), multipart);
       return Optional.of("a second exclusive " + how + " of one key succeeded");
     } catch (FileAlreadyExistsException expected) {
-      return unchanged(key, before, "a refused exclusive " + how);
+      return unchanged(key, "first", "a refused exclusive " + how);
     }
   }
 
@@ -155,12 +153,11 @@ public final class GuaranteeCheck {
     if (stale.equals(current)) {
       return Optional.of("two different objects got one ETag (" + stale + ")");
     }
-    StoredBytes before = store.getBytes(key);
     try {
       write(key, "v3 stale", WriteCondition.ifMatch(stale), multipart);
       return Optional.of("an If-Match " + how + " with a stale ETag succeeded");
     } catch (ObjectChangedException | FileNotFoundException expected) {
-      Optional<String> changed = unchanged(key, before, "a refused If-Match " + how);
+      Optional<String> changed = unchanged(key, "v2", "a refused If-Match " + how);
       if (changed.isPresent()) {
         return changed;
       }
@@ -187,11 +184,10 @@ public final class GuaranteeCheck {
   private Optional<String> abortKeepsExisting() throws IOException {
     String key = key("abort");
     write(key, "existing", WriteCondition.none(), false);
-    StoredBytes before = store.getBytes(key);
     MultipartUpload upload = store.initiateMultipartUpload(key);
     store.uploadPart(upload, 1, payload("aborted part"));
     store.abortMultipartUpload(upload);
-    return unchanged(key, before, "AbortMultipartUpload of an upload to it");
+    return unchanged(key, "existing", "AbortMultipartUpload of an upload to it");
   }
 
   /** Each round, {@link #writers} exclusive creates of one fresh key race: exactly one must win. */
@@ -202,7 +198,7 @@ public final class GuaranteeCheck {
       String key = key("race-create-" + round);
       int winners = race(pool, i -> {
         try {
-          store.createExclusive(key, payload("writer " + i));
+          tracked(key, () -> store.createExclusive(key, payload("writer " + i)));
           return true;
         } catch (FileAlreadyExistsException lost) {
           return false;
@@ -302,14 +298,13 @@ public final class GuaranteeCheck {
    * what the refusal itself left is checked apart from what an abort does ({@link StoreGuarantee#ABORT_KEEPS_EXISTING}).
    */
   private ObjectInfo write(String key, String content, WriteCondition c, boolean multipart) throws IOException {
-    remember(key);
     if (!multipart) {
-      return store.put(key, payload(content), c);
+      return tracked(key, () -> store.put(key, payload(content), c));
     }
     MultipartUpload upload = store.initiateMultipartUpload(key);
     try {
       UploadedPart part = store.uploadPart(upload, 1, payload(content));
-      return store.completeMultipartUpload(upload, List.of(part), c);
+      return tracked(key, () -> store.completeMultipartUpload(upload, List.of(part), c));
     } catch (IOException e) {
       synchronized (this) {
         refusedUploads.add(upload);
@@ -318,13 +313,38 @@ public final class GuaranteeCheck {
     }
   }
 
-  private Optional<String> unchanged(String key, StoredBytes before, String what) throws IOException {
-    Optional<ObjectInfo> now = store.head(key);
-    if (now.isEmpty()) {
+  interface Write {
+    ObjectInfo run() throws IOException;
+  }
+
+  /**
+   * Runs a write of {@code key}, remembering the key for the cleanup if the write succeeded or may have succeeded
+   * (an ambiguous failure): not after a refusal, a missing bucket, refused access or no connection.
+   */
+  private ObjectInfo tracked(String key, Write w) throws IOException {
+    try {
+      ObjectInfo info = w.run();
+      remember(key);
+      return info;
+    } catch (FileAlreadyExistsException | ObjectChangedException | FileNotFoundException refused) {
+      throw refused;
+    } catch (IOException e) {
+      if (ProbeFailure.mayHaveWritten(e)) {
+        remember(key);
+      }
+      throw e;
+    }
+  }
+
+  /** The object at {@code key} still holds what the check wrote there ({@code content}). One GET. */
+  private Optional<String> unchanged(String key, String content, String what) throws IOException {
+    StoredBytes now;
+    try {
+      now = store.getBytes(key);
+    } catch (FileNotFoundException gone) {
       return Optional.of(what + " deleted the existing object");
     }
-    StoredBytes after = store.getBytes(key);
-    if (!Arrays.equals(before.data(), after.data())) {
+    if (!Arrays.equals(payloadBytes(content), now.data())) {
       return Optional.of(what + " replaced the existing object");
     }
     return Optional.empty();
@@ -349,26 +369,48 @@ public final class GuaranteeCheck {
     }
   }
 
-  private static Payload payload(String s) {
-    return Payload.of(("objectcommit store guarantee check: " + s).getBytes(StandardCharsets.UTF_8));
+  private static byte[] payloadBytes(String s) {
+    return ("objectcommit store guarantee check: " + s).getBytes(StandardCharsets.UTF_8);
   }
 
-  private void cleanUp() {
-    for (MultipartUpload u : refusedUploads) {
+  private static Payload payload(String s) {
+    return Payload.of(payloadBytes(s));
+  }
+
+  /**
+   * Aborts the refused uploads and deletes what the check wrote (one bulk DELETE). A failure here is added to
+   * {@code failure} (the check's own first failure) when there is one, else logged: never thrown.
+   */
+  private void cleanUp(Throwable failure) {
+    List<MultipartUpload> uploads;
+    List<String> keys;
+    synchronized (this) {
+      uploads = new ArrayList<>(refusedUploads);
+      keys = new ArrayList<>(written);
+    }
+    for (MultipartUpload u : uploads) {
       try {
         store.abortMultipartUpload(u);
-      } catch (IOException e) {
-        LOG.warn("Store guarantee check: could not abort {}: {}", u, e.toString());
+      } catch (IOException | RuntimeException e) {
+        cleanupFailed(failure, e, "abort " + u);
       }
     }
-    List<String> keys = new ArrayList<>(written);
-    for (int round = 0; round < rounds; round++) {
-      keys.add(key("race-create-" + round));
+    if (keys.isEmpty()) {
+      return;
     }
     try {
       store.deleteBatch(keys);
-    } catch (IOException e) {
-      LOG.warn("Store guarantee check: could not delete its objects under {}: {}", store.pathOf(prefix), e.toString());
+    } catch (IOException | RuntimeException e) {
+      cleanupFailed(failure, e, "delete its objects under " + store.pathOf(prefix));
+    }
+  }
+
+  private static void cleanupFailed(Throwable failure, Exception e, String what) {
+    if (failure != null) {
+      failure.addSuppressed(e);
+      LOG.debug("Store guarantee check: could not {} after the check failed", what, e);
+    } else {
+      LOG.warn("Store guarantee check: could not {} (harmless; delete them by hand): {}", what, e.toString());
       LOG.debug("cleanup failure", e);
     }
   }

@@ -44,6 +44,9 @@ final class ProbeFailure {
       described = new PathIOException(root, msg);
     }
     described.initCause(first);
+    for (Throwable cleanup : first.getSuppressed()) {
+      described.addSuppressed(cleanup); // the check's cleanup failures, seen where the user looks
+    }
     return described;
   }
 

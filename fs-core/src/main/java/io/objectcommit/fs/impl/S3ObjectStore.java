@@ -78,7 +78,9 @@ public final class S3ObjectStore implements ObjectStore {
     this.sleeper = sleeper;
     Invoker invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
     this.requests = new S3Requests(bucket, client, encryption, invoker);
-    this.conditional = new ConditionalWrites(requests, options);
+    this.conditional = new ConditionalWrites(requests, options, () -> new S3ObjectStore(bucket, client,
+        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), encryption, where, () -> { },
+        sleeper));
     this.multipart = new MultipartWriter(requests, options);
   }
 
@@ -273,9 +275,7 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
     checkOpen();
-    StoreGuarantees.require(options, where, component, needed, () -> new S3ObjectStore(bucket, client,
-        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), encryption, where, () -> { },
-        sleeper));
+    conditional.require(needed, component, component);
   }
 
   /** A conditional multipart completion is sent only where the store honours that condition on completion. */

@@ -51,6 +51,16 @@ public final class StoreGuarantees {
    */
   public static void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
       AssumedStore assumed) throws IOException {
+    require(where, null, who, needed, probePrefix, assumed);
+  }
+
+  /**
+   * {@link #require(String, String, Set, String, AssumedStore)} for a known bucket, which the refusal carries.
+   *
+   * @param bucket the bucket (null if unknown)
+   */
+  public static void require(String where, String bucket, String who, Set<StoreGuarantee> needed,
+      String probePrefix, AssumedStore assumed) throws IOException {
     Known k = KNOWN.computeIfAbsent(where, w -> new Known());
     Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
     synchronized (k) {
@@ -71,17 +81,17 @@ public final class StoreGuarantees {
       needed.stream().filter(k.failed::containsKey).forEach(g -> failed.put(g, k.failed.get(g)));
     }
     if (!failed.isEmpty()) {
-      throw refusal(where, who, failed);
+      throw refusal(where, bucket, who, failed);
     }
   }
 
   /**
-   * {@link #require(String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect} checks,
+   * {@link #require(String, String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect} checks,
    * {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses that lose
    * data (the atomicity guarantees cannot be emulated).
    */
-  public static void require(StoreOptions options, String where, String who, Set<StoreGuarantee> needed,
-      AssumedStore assumed) throws IOException {
+  public static void require(StoreOptions options, String where, String bucket, String who,
+      Set<StoreGuarantee> needed, AssumedStore assumed) throws IOException {
     switch (options.conditionalWrites()) {
       case ASSUME:
         return;
@@ -89,7 +99,7 @@ public final class StoreGuarantees {
         warnEmulated(where, who, needed);
         return;
       default:
-        require(where, who, needed, options.probePrefix(), assumed);
+        require(where, bucket, who, needed, options.probePrefix(), assumed);
     }
   }
 
@@ -125,16 +135,25 @@ public final class StoreGuarantees {
     }
   }
 
-  static StoreGuaranteeException refusal(String where, String who, Map<StoreGuarantee, String> failed) {
+  static StoreGuaranteeException refusal(String where, String bucket, String who,
+      Map<StoreGuarantee, String> failed) {
     String what = failed.entrySet().stream().map(e -> e.getKey() + " (" + e.getKey().description() + "): "
         + e.getValue()).collect(Collectors.joining("; "));
+    boolean onlyHeaders = failed.keySet().stream().noneMatch(StoreGuarantees::isAtomicity);
     String msg = "The store at " + where + " fails " + (failed.size() == 1 ? "a guarantee" : "guarantees") + " that "
         + who + " relies on: " + what + ". Writing there could lose or duplicate data with concurrent writers."
         + " Use a store that gives it (AWS S3 does; see docs/stores.md for others), or, if you are sure that no two"
         + " writers ever race on one key, set " + FsCoreConstants.CONDITIONAL_WRITES + "=assume to skip the check"
+        + (onlyHeaders ? " or " + FsCoreConstants.CONDITIONAL_WRITES + "=emulate (a HEAD before each conditional"
+            + " write, safe only with one writer at a time per key)" : "")
         + " (see docs/stores.md for what is then at risk).";
     LOG.error(msg);
-    return new StoreGuaranteeException(where, msg, failed);
+    return new StoreGuaranteeException(where, bucket, msg, failed);
+  }
+
+  /** Whether {@code g} is about racing writers (cannot be emulated with a HEAD before the write). */
+  static boolean isAtomicity(StoreGuarantee g) {
+    return g == StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE || g == StoreGuarantee.ATOMIC_COMPARE_AND_SWAP;
   }
 
   /** Forgets what was checked (tests). */

@@ -335,14 +335,14 @@ class S3ObjectStoreTest {
   @Test
   void detectionRefusesAStoreThatIgnoresConditionalWritesAndRemembersIt() {
     s3.on("putObject", value(putResult("e")));
-    s3.on("deleteObject", value(null));
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
     S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
     ConditionalWritesUnsupportedException e = assertThrows(ConditionalWritesUnsupportedException.class,
         () -> store.createExclusive("k", Payload.of(new byte[1])));
     assertTrue(e.getMessage().contains("http://fake.invalid:1"), e.getMessage());
     assertTrue(e.getMessage().contains("fs.objectcommit.conditional-writes=emulate"), e.getMessage());
     assertEquals(2, s3.count("putObject"), "two probe PUTs, and not the write itself");
-    assertEquals(1, s3.count("deleteObject"), "the probe object is removed");
+    assertEquals(1, s3.count("deleteObjects"), "the probe object is removed");
     assertThrows(ConditionalWritesUnsupportedException.class,
         () -> store(StoreOptions.ConditionalWritesMode.DETECT).createExclusive("k", Payload.of(new byte[1])));
     assertEquals(2, s3.count("putObject"), "probed once per bucket and endpoint");
@@ -351,11 +351,13 @@ class S3ObjectStoreTest {
   @Test
   void detectionVerifiesAConformingStoreOnce() throws Exception {
     s3.on("putObject", value(putResult("p1")), fail(412, "PreconditionFailed"), value(putResult("real")));
-    s3.on("deleteObject", value(null));
+    s3.on("getObject", ConditionalWritesProbeTest.checkObjectUnchanged());
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
     S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
     assertEquals("real", store.createExclusive("k", Payload.of(new byte[1])).etag());
     assertEquals(StoreCapabilities.ConditionalWrites.VERIFIED, store.capabilities().conditionalWrites());
     assertEquals(3, s3.count("putObject"));
+    assertEquals(1, s3.count("getObject"), "the check's one GET");
     assertFalse(s3.requests("putObject", PutObjectRequest.class).get(0).getKey().equals("k"));
   }
 

@@ -75,6 +75,21 @@ public final class FsCoreConstants {
       + "com.amazonaws.auth.EnvironmentVariableCredentialsProvider,"
       + "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider";
 
+  /**
+   * Hadoop 3.4.1's default list (its core-default.xml), for the AWS SDK v2 binding: as Hadoop 3.3's, with the SDK
+   * v2's environment provider. The SDK v1 names of Hadoop 3.3's list are accepted on both SDKs: {@value}.
+   */
+  public static final String CREDENTIALS_PROVIDER_DEFAULT_V2 =
+      "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider,org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
+      + "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider,"
+      + "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider";
+
+  /**
+   * Renames entries of {@link #CREDENTIALS_PROVIDER} before they are built ({@code old.Class=new.Class}, comma
+   * separated), as S3A 3.4 does; SDK v1 names of the providers we implement need no mapping: {@value}.
+   */
+  public static final String CREDENTIALS_PROVIDER_MAPPING = "fs.s3a.aws.credentials.provider.mapping";
+
   // ---------------------------------------------------------------------------------------------------------
   // Connection pool and timeouts
   // ---------------------------------------------------------------------------------------------------------
@@ -94,6 +109,67 @@ public final class FsCoreConstants {
   /** Timeout of one whole request (0: none): {@value}. */
   public static final String REQUEST_TIMEOUT = "fs.s3a.connection.request.timeout";
   public static final long REQUEST_TIMEOUT_DEFAULT_MS = 0;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Read by the AWS SDK v2 binding only (keys of Hadoop 3.4's S3A; defaults are Hadoop 3.4's)
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * With no {@link #ENDPOINT_REGION}, or the central endpoint {@code s3.amazonaws.com}: let the SDK v2 find the
+   * bucket's region (Hadoop 3.4.2's key; 3.4.1 always does): {@value}.
+   */
+  public static final String CROSS_REGION_ACCESS = "fs.s3a.cross.region.access.enabled";
+  public static final boolean CROSS_REGION_ACCESS_DEFAULT = true;
+
+  /** How long a request waits for a pooled connection: {@value}. */
+  public static final String ACQUISITION_TIMEOUT = "fs.s3a.connection.acquisition.timeout";
+  public static final long ACQUISITION_TIMEOUT_DEFAULT_MS = 60_000;
+
+  /** Longest life of a pooled connection (negative: unlimited): {@value}. */
+  public static final String CONNECTION_TTL = "fs.s3a.connection.ttl";
+  public static final long CONNECTION_TTL_DEFAULT_MS = 300_000;
+
+  /** Idle time after which a pooled connection is closed (0: never): {@value}. */
+  public static final String CONNECTION_IDLE_TIME = "fs.s3a.connection.idle.time";
+  public static final long CONNECTION_IDLE_TIME_DEFAULT_MS = 60_000;
+
+  /** TCP keep-alive on the connections: {@value}. */
+  public static final String CONNECTION_KEEPALIVE = "fs.s3a.connection.keepalive";
+  public static final boolean CONNECTION_KEEPALIVE_DEFAULT = false;
+
+  /** {@code Expect: 100-continue} on uploads (Hadoop 3.4.2's key): {@value}. */
+  public static final String EXPECT_CONTINUE = "fs.s3a.connection.expect.continue";
+  public static final boolean EXPECT_CONTINUE_DEFAULT = true;
+
+  /** Timeout of one PUT or part upload, instead of {@link #REQUEST_TIMEOUT}: {@value}. */
+  public static final String PART_UPLOAD_TIMEOUT = "fs.s3a.connection.part.upload.timeout";
+  public static final long PART_UPLOAD_TIMEOUT_DEFAULT_MS = 900_000;
+
+  /**
+   * The shortest timeout Hadoop 3.4's S3A uses for {@link #ESTABLISH_TIMEOUT}, {@link #SOCKET_TIMEOUT},
+   * {@link #ACQUISITION_TIMEOUT} and a non-zero {@link #REQUEST_TIMEOUT}: shorter settings are raised to it.
+   */
+  public static final long MINIMUM_NETWORK_TIMEOUT_MS = 15_000;
+
+  /**
+   * Send checksums (CRC32) on every upload as SDK v2 2.30 and later do by default; false limits them to the
+   * requests that need one (what third-party stores expect). No effect with an older SDK, which has no such
+   * checksums: {@value}.
+   */
+  public static final String CHECKSUM_CALCULATION = "fs.s3a.checksum.calculation.enabled";
+  /** The name Hadoop's trunk documents for {@link #CHECKSUM_CALCULATION}: {@value}. */
+  public static final String CHECKSUM_CALCULATION_OTHER = "fs.s3a.checksum.generation";
+  public static final boolean CHECKSUM_CALCULATION_DEFAULT = false;
+
+  /**
+   * Send a {@code Content-MD5} header where S3 requires a checksum (bulk delete), as SDKs before 2.30 did, for the
+   * third-party stores that demand it. Needs an SDK with its legacy MD5 plugin (2.31 and later); before 2.30 the
+   * SDK sends it anyway: {@value}.
+   */
+  public static final String MD5_HEADER = "fs.s3a.md5.header.enabled";
+  /** The name Hadoop's trunk documents for {@link #MD5_HEADER}: {@value}. */
+  public static final String MD5_HEADER_OTHER = "fs.s3a.request.md5.header";
+  public static final boolean MD5_HEADER_DEFAULT = true;
 
   // ---------------------------------------------------------------------------------------------------------
   // Server-side encryption
@@ -167,6 +243,19 @@ public final class FsCoreConstants {
    */
   public static final String CONDITIONAL_WRITES = PREFIX + "conditional-writes";
   public static final String CONDITIONAL_WRITES_DEFAULT = "detect";
+
+  /**
+   * Which AWS SDK sends the requests: {@value}.
+   * <ul>
+   *   <li>{@code auto} (default): the one on the classpath, as Hadoop's S3A: SDK v2
+   *       ({@code software.amazon.awssdk:s3}, with hadoop-aws 3.4+) or SDK v1 ({@code com.amazonaws:aws-java-sdk-s3},
+   *       with hadoop-aws 3.3); when both are there, the one of the Hadoop version found (3.4+: v2);</li>
+   *   <li>{@code v1} / {@code v2}: that SDK, failing with {@link SdkMissingException} naming this key when it is not
+   *       on the classpath.</li>
+   * </ul>
+   */
+  public static final String SDK = PREFIX + "sdk";
+  public static final String SDK_DEFAULT = "auto";
 
   /** Key prefix under which the capability probe writes (and then deletes) its object: {@value}. */
   public static final String PROBE_PREFIX = PREFIX + "probe.prefix";

@@ -4,6 +4,8 @@ import io.objectcommit.fs.config.ConfigReader;
 import io.objectcommit.fs.impl.S3ClientCache;
 import io.objectcommit.fs.impl.S3ClientSettings;
 import io.objectcommit.fs.impl.S3ObjectStore;
+import io.objectcommit.fs.impl.SdkBinding;
+import io.objectcommit.fs.impl.SdkBindings;
 import io.objectcommit.fs.impl.StoreOptions;
 import java.io.IOException;
 import java.net.URI;
@@ -26,9 +28,11 @@ public final class ObjectStores {
     }
     S3ClientSettings settings = S3ClientSettings.from(conf, bucket);
     StoreOptions options = StoreOptions.from(new ConfigReader(conf, bucket));
-    S3ClientCache.Lease lease = S3ClientCache.acquire(settings);
-    return new S3ObjectStore(bucket, lease.client(), options, settings.encryption(), settings.describe(), lease::close,
-        Thread::sleep);
+    ConfigReader reader = new ConfigReader(conf, bucket);
+    SdkBinding sdk = SdkBindings.choose(reader);
+    S3ClientCache.Lease lease = S3ClientCache.acquire(settings, sdk);
+    return new S3ObjectStore(bucket, lease.calls(bucket, settings.encryption()), options, settings.describe(),
+        lease::close, Thread::sleep);
   }
 
   /** A store for the bucket of a URI such as {@code s3a://bucket/path} (the authority is the bucket). */

@@ -60,12 +60,24 @@ class BundleContentsIT {
         .filter(e -> e.endsWith(".class"))
         .filter(e -> !e.startsWith("io/objectcommit/"))
         .collect(Collectors.toList());
-    assertEquals(List.of(), foreign, "only our own classes belong in the bundle (Hadoop, the AWS SDK, Spark, "
+    assertEquals(List.of(), foreign, "only our own classes belong in the bundle (Hadoop, the AWS SDKs, Spark, "
         + "Parquet and Jackson are provided)");
-    for (String prefix : List.of("org/apache/hadoop/", "com/amazonaws/", "org/apache/spark/", "org/apache/parquet/",
-        "com/fasterxml/")) {
+    for (String prefix : List.of("org/apache/hadoop/", "com/amazonaws/", "software/amazon/", "org/apache/spark/",
+        "org/apache/parquet/", "com/fasterxml/")) {
       assertTrue(entries().stream().noneMatch(e -> e.startsWith(prefix)), prefix + " in the bundle");
     }
+  }
+
+  /** Both SDK bindings are ours and ship; neither SDK does (a cluster brings the one of its hadoop-aws). */
+  @Test
+  void holdsBothSdkBindingsAndNeitherSdk() throws IOException {
+    List<String> entries = entries();
+    for (String binding : List.of("io/objectcommit/fs/impl/v1/V1Binding.class",
+        "io/objectcommit/fs/impl/v2/V2Binding.class")) {
+      assertTrue(entries.contains(binding), binding + " in " + bundle());
+    }
+    assertTrue(entries.stream().noneMatch(e -> e.startsWith("software/amazon/") || e.startsWith("com/amazonaws/")),
+        "no AWS SDK in " + bundle());
   }
 
   @Test

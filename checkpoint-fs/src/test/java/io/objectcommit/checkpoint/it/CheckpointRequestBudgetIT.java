@@ -14,40 +14,62 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.execution.streaming.CheckpointFileManager;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The request budget of the S3 backend, counted by the proxy: a new checkpoint file written through the
  * CheckpointFileManager costs at most 2 requests (the data PUT and the manifest's conditional PUT), with no
- * LIST, no COPY and no HEAD.
+ * LIST, no COPY and no HEAD; the same on both SDK bindings.
  */
 @S3IntegrationTest
 class CheckpointRequestBudgetIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointRequestBudgetIT.class);
 
+  /** On each SDK binding, forced as a user would ({@code fs.objectcommit.sdk}). */
+  @ParameterizedTest(name = "SDK {0}")
+  @ValueSource(strings = {"v1", "v2"})
+  void aNewCheckpointFileCostsAtMostTwoRequests(String sdk, S3TestBucket bucket) throws Exception {
+    budget(sdk, bucket, "query-" + sdk);
+  }
+
+  /** The same requests, operation by operation, whichever SDK sends them. */
   @Test
-  void aNewCheckpointFileCostsAtMostTwoRequests(S3TestBucket bucket) throws Exception {
+  void bothSdksSendTheSameRequests(S3TestBucket bucket) throws Exception {
+    RequestCounts v1 = budget("v1", bucket, "same-v1");
+    RequestCounts v2 = budget("v2", bucket, "same-v2");
+    LOG.info("20 checkpoint files: SDK v1 {}, SDK v2 {}", v1, v2);
+    assertEquals(v1, v2, "per-operation request counts of 20 checkpoint files");
+  }
+
+  /** Writes 21 checkpoint files and checks the budget of the last 20; returns their requests. */
+  private static RequestCounts budget(String sdk, S3TestBucket bucket, String query) throws Exception {
     try (S3FaultProxy proxy = S3FaultProxy.start(bucket.endpoint())) {
       Configuration conf = CkptTestSupport.conf(proxy.endpoint(), bucket);
-      Path dir = CkptTestSupport.path(bucket, bucket.prefix() + "query/offsets");
+      conf.set("fs.objectcommit.sdk", sdk);
+      Path dir = CkptTestSupport.path(bucket, bucket.prefix() + query + "/offsets");
       CheckpointFileManager fm = new CheckpointFileManagerImpl(dir, conf);
       fm.mkdirs(dir);
       write(fm, new Path(dir, "0"), false); // the first write of a process also reads the directory once
+      RequestCounts start = proxy.counts();
       for (int batch = 1; batch <= 20; batch++) {
         RequestCounts before = proxy.counts();
         write(fm, new Path(dir, Integer.toString(batch)), false);
         RequestCounts used = proxy.counts().minus(before);
-        LOG.info("checkpoint file {}: {}", batch, used);
+        LOG.info("SDK {}, checkpoint file {}: {}", sdk, batch, used);
         assertTrue(used.total() <= 2, "batch " + batch + ": " + used);
         assertEquals(2, used.succeeded(S3Operation.PUT), "data object and manifest: " + used);
         assertEquals(0, used.of(S3Operation.LIST), used.toString());
         assertEquals(0, used.of(S3Operation.COPY), used.toString());
         assertEquals(0, used.of(S3Operation.HEAD), used.toString());
       }
+      RequestCounts all = proxy.counts().minus(start);
       // and every file is there, listed from the manifest
       assertEquals(21, fm.list(dir).length);
+      return all;
     }
   }
 

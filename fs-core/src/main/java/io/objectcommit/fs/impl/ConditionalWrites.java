@@ -1,10 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import static io.objectcommit.fs.impl.S3Requests.isStatus;
-
-import com.amazonaws.AmazonClientException;
-import com.amazonaws.AmazonServiceException;
-import com.amazonaws.services.s3.model.ObjectMetadata;
 import io.objectcommit.fs.ConditionalWritesUnsupportedException;
 import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.ObjectInfo;
@@ -118,7 +113,7 @@ final class ConditionalWrites {
           : StoreGuarantee.IF_MATCH_PUT), "a conditional write", operation + " " + requests.pathOf(key));
       return c;
     }
-    Optional<ObjectInfo> current = requests.head(key).map(md -> S3Requests.info(key, md));
+    Optional<ObjectInfo> current = requests.head(key).map(S3Calls.ObjectHead::info);
     if (c.kind() == WriteCondition.Kind.IF_ABSENT && current.isPresent()) {
       throw WriteConditions.refusal(requests.pathOf(key), "put", c, false);
     }
@@ -138,18 +133,18 @@ final class ConditionalWrites {
    * succeeded (a timeout, a reset), the object now carrying our write id is our own success. Otherwise throws
    * the refusal. Returns null for other failures.
    */
-  private ObjectInfo onRefusedPut(AmazonClientException e, int attempt, String key, WriteCondition c, String writeId)
+  private ObjectInfo onRefusedPut(RequestFailure e, int attempt, String key, WriteCondition c, String writeId)
       throws IOException {
-    boolean gone = c.kind() == WriteCondition.Kind.IF_MATCH && isStatus(e, 404)
-        && !"NoSuchBucket".equals(((AmazonServiceException) e).getErrorCode());
-    if (!c.isConditional() || !(isStatus(e, 412) || gone)) {
+    boolean gone = c.kind() == WriteCondition.Kind.IF_MATCH && e.isStatus(404)
+        && !"NoSuchBucket".equals(e.errorCode());
+    if (!c.isConditional() || !(e.isStatus(412) || gone)) {
       return null;
     }
     if (attempt > 0) {
-      Optional<ObjectMetadata> md = requests.head(key);
-      if (md.isPresent() && writeId.equals(md.get().getUserMetaDataOf(S3Requests.WRITE_ID))) {
+      Optional<S3Calls.ObjectHead> md = requests.head(key);
+      if (md.isPresent() && writeId.equals(md.get().writeId())) {
         LOG.debug("{}: a retried conditional PUT found its own earlier write", requests.pathOf(key));
-        return S3Requests.info(key, md.get());
+        return md.get().info();
       }
     }
     IOException refusal = WriteConditions.refusal(requests.pathOf(key), "put", c, gone);

@@ -6,9 +6,9 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The credential part of {@link S3ClientSettings}: keys (secrets), the provider class names (never empty: an
- * empty setting is read as Hadoop's default list) and, when a custom class is listed, the configuration it is
- * built with. Package-private because it holds secrets; its
+ * The credential part of {@link S3ClientSettings}: keys (secrets), the provider class names as configured (after
+ * the provider mapping; empty when unset or empty: each binding then asks its Hadoop line's default list, see
+ * {@link CredentialProviders.Line}) and, when a custom class is listed, the configuration it is built with. Package-private because it holds secrets; its
  * {@link #toString()} and {@link #cacheKey()} do not show them.
  */
 final class CredentialSettings {
@@ -69,7 +69,8 @@ final class CredentialSettings {
     String keys = accessKey == null && secretKey == null
         ? "no keys"
         : "access key " + Secrets.mask(accessKey) + (sessionToken != null ? " with session token" : "");
-    return "providers " + providers.stream().map(CredentialsBinding::displayName)
-        .collect(java.util.stream.Collectors.toList()) + ", " + keys;
+    return (providers.isEmpty() ? "providers (Hadoop's default list)"
+        : "providers " + providers.stream().map(CredentialProviders::displayName)
+            .collect(java.util.stream.Collectors.toList())) + ", " + keys;
   }
 }

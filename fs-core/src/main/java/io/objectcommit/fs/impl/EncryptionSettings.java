@@ -1,14 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
-import com.amazonaws.services.s3.model.GetObjectRequest;
-import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
-import com.amazonaws.services.s3.model.ObjectMetadata;
-import com.amazonaws.services.s3.model.PutObjectRequest;
-import com.amazonaws.services.s3.model.SSEAlgorithm;
-import com.amazonaws.services.s3.model.SSEAwsKeyManagementParams;
-import com.amazonaws.services.s3.model.SSECustomerKey;
-import com.amazonaws.services.s3.model.UploadPartRequest;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Objects;
@@ -139,82 +130,30 @@ public final class EncryptionSettings {
     return key;
   }
 
-  /** Adds the encryption headers of a new object. */
-  public PutObjectRequest applyTo(PutObjectRequest request) {
-    switch (method) {
-      case SSE_S3:
-        metadataOf(request).setSSEAlgorithm(SSEAlgorithm.AES256.getAlgorithm());
-        break;
-      case SSE_KMS:
-        request.setSSEAwsKeyManagementParams(kmsParams());
-        break;
-      case SSE_C:
-        request.setSSECustomerKey(customerKey());
-        break;
-      default:
-        break;
+  /** The KMS key id or ARN of SSE-KMS, null for the account's default key or another method. */
+  public String kmsKeyId() {
+    return method == Method.SSE_KMS ? key : null;
+  }
+
+  /**
+   * The base64 256-bit key of SSE-C (a secret: for the request headers only, never to be logged), null for
+   * another method.
+   */
+  public String customerKeyBase64() {
+    return method == Method.SSE_C ? key : null;
+  }
+
+  /** The base64 MD5 of the SSE-C key (its {@code x-amz-server-side-encryption-customer-key-MD5} header). */
+  public String customerKeyMd5Base64() {
+    if (method != Method.SSE_C) {
+      return null;
     }
-    return request;
-  }
-
-  /** Adds the encryption headers of the object a multipart upload will create. */
-  public InitiateMultipartUploadRequest applyTo(InitiateMultipartUploadRequest request) {
-    switch (method) {
-      case SSE_S3:
-        if (request.getObjectMetadata() == null) {
-          request.setObjectMetadata(new ObjectMetadata());
-        }
-        request.getObjectMetadata().setSSEAlgorithm(SSEAlgorithm.AES256.getAlgorithm());
-        break;
-      case SSE_KMS:
-        request.setSSEAwsKeyManagementParams(kmsParams());
-        break;
-      case SSE_C:
-        request.setSSECustomerKey(customerKey());
-        break;
-      default:
-        break;
+    try {
+      byte[] md5 = java.security.MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(key));
+      return Base64.getEncoder().encodeToString(md5);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 is missing from this JVM", e);
     }
-    return request;
-  }
-
-  /** Adds the SSE-C key (the only method whose parts need a header). */
-  public UploadPartRequest applyTo(UploadPartRequest request) {
-    if (method == Method.SSE_C) {
-      request.setSSECustomerKey(customerKey());
-    }
-    return request;
-  }
-
-  /** Adds the SSE-C key (the only method whose reads need a header). */
-  public GetObjectRequest applyTo(GetObjectRequest request) {
-    if (method == Method.SSE_C) {
-      request.setSSECustomerKey(customerKey());
-    }
-    return request;
-  }
-
-  /** Adds the SSE-C key (the only method whose HEADs need a header). */
-  public GetObjectMetadataRequest applyTo(GetObjectMetadataRequest request) {
-    if (method == Method.SSE_C) {
-      request.setSSECustomerKey(customerKey());
-    }
-    return request;
-  }
-
-  private static ObjectMetadata metadataOf(PutObjectRequest request) {
-    if (request.getMetadata() == null) {
-      request.setMetadata(new ObjectMetadata());
-    }
-    return request.getMetadata();
-  }
-
-  private SSEAwsKeyManagementParams kmsParams() {
-    return key == null ? new SSEAwsKeyManagementParams() : new SSEAwsKeyManagementParams(key);
-  }
-
-  private SSECustomerKey customerKey() {
-    return new SSECustomerKey(key);
   }
 
   @Override

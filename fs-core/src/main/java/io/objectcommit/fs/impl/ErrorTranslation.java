@@ -1,18 +1,13 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.AbortedException;
-import com.amazonaws.AmazonClientException;
-import com.amazonaws.AmazonServiceException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
 import org.apache.hadoop.fs.PathIOException;
 
 /**
- * Turns an SDK failure into the one {@link IOException} the caller sees, naming the path, the operation, the
+ * Turns a failed request ({@link RequestFailure}, the same from either SDK binding) into the one {@link IOException} the caller sees, naming the path, the operation, the
  * bucket's endpoint and, for the errors users can fix, what to check. Never includes credentials: the SDK's
  * messages carry status, error code and request id only.
  */
@@ -29,15 +24,15 @@ public final class ErrorTranslation {
     return where;
   }
 
-  public IOException translate(String op, String path, AmazonClientException e, int attempts) {
+  /** The exception for a request that failed for good after {@code attempts + 1} attempts. */
+  public IOException translate(String op, String path, RequestFailure e, int attempts) {
     String tries = attempts > 0 ? " (after " + (attempts + 1) + " attempts)" : "";
     IOException result;
-    if (e instanceof AmazonServiceException) {
-      AmazonServiceException ase = (AmazonServiceException) e;
-      String code = ase.getErrorCode();
-      String summary = op + " failed" + tries + ": " + ase.getStatusCode() + " " + code + " ("
-          + ase.getErrorMessage() + ", request id " + ase.getRequestId() + ") on " + where;
-      switch (ase.getStatusCode()) {
+    if (e.network() == RequestFailure.Network.NONE) {
+      String code = e.errorCode();
+      String summary = op + " failed" + tries + ": " + e.status() + " " + code + " ("
+          + e.errorMessage() + ", request id " + e.requestId() + ") on " + where;
+      switch (e.status()) {
         case 404:
           if ("NoSuchBucket".equals(code)) {
             result = new FileNotFoundException(path + ": " + op + ": no such bucket: " + where);
@@ -59,10 +54,10 @@ public final class ErrorTranslation {
         default:
           result = new PathIOException(path, summary);
       }
-    } else if (e instanceof NoCredentialsException) {
+    } else if (e.network() == RequestFailure.Network.NO_CREDENTIALS) {
       // As S3A: no credentials is an access problem; the message lists the providers asked (never a secret).
       result = new AccessDeniedException(path, null, op + " failed: " + e.getMessage() + " on " + where);
-    } else if (e instanceof AbortedException) {
+    } else if (e.network() == RequestFailure.Network.INTERRUPTED) {
       result = new InterruptedIOException(path + ": " + op + " interrupted");
     } else {
       result = new PathIOException(path, op + " failed" + tries + ": " + clientProblem(e) + " on " + where);
@@ -80,15 +75,14 @@ public final class ErrorTranslation {
     return ": access denied; check the bucket policy and the IAM permissions of the credentials in use";
   }
 
-  private static String clientProblem(AmazonClientException e) {
-    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
-      if (t instanceof UnknownHostException) {
-        return "unknown host " + t.getMessage() + " (check fs.s3a.endpoint)";
-      }
-      if (t instanceof ConnectException) {
-        return "cannot connect (" + t.getMessage() + "; is the endpoint up, and is fs.s3a.endpoint right?)";
-      }
+  private static String clientProblem(RequestFailure e) {
+    switch (e.network()) {
+      case UNKNOWN_HOST:
+        return "unknown host " + e.detail() + " (check fs.s3a.endpoint)";
+      case REFUSED:
+        return "cannot connect (" + e.detail() + "; is the endpoint up, and is fs.s3a.endpoint right?)";
+      default:
+        return e.getMessage();
     }
-    return e.getMessage();
   }
 }

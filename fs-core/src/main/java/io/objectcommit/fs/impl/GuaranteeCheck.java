@@ -351,8 +351,8 @@ public final class GuaranteeCheck {
   }
 
   private static Optional<String> rejectedHeader(IOException e, String header, String how) throws IOException {
-    String status = String.valueOf(e.getCause() instanceof com.amazonaws.AmazonServiceException
-        ? ((com.amazonaws.AmazonServiceException) e.getCause()).getStatusCode() : -1);
+    String status = String.valueOf(e.getCause() instanceof RequestFailure
+        ? ((RequestFailure) e.getCause()).status() : -1);
     if (status.equals("400") || status.equals("501")) {
       return Optional.of("the store rejects " + header + " on " + how + " (" + status + ")");
     }

@@ -1,6 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.AmazonClientException;
 import io.objectcommit.fs.statistics.StoreStatistics;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -33,7 +32,7 @@ public final class Invoker {
    */
   @FunctionalInterface
   public interface FailureHandler<T> {
-    T onFailure(AmazonClientException e, int attempt) throws IOException;
+    T onFailure(RequestFailure e, int attempt) throws IOException;
   }
 
   /** Sleeps between retries; replaced in tests. */
@@ -66,7 +65,7 @@ public final class Invoker {
         T result = call.run(attempt);
         statistics.recordRequest(op, elapsedMs(t0), false);
         return result;
-      } catch (AmazonClientException e) {
+      } catch (RequestFailure e) {
         statistics.recordRequest(op, elapsedMs(t0), true);
         RetryPolicy.Kind kind = RetryPolicy.classify(e);
         int done = retries.getOrDefault(kind, 0);

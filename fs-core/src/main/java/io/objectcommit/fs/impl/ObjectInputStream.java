@@ -1,7 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.services.s3.model.S3Object;
-import com.amazonaws.services.s3.model.S3ObjectInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.util.function.LongConsumer;
@@ -12,14 +10,14 @@ import java.util.function.LongConsumer;
  */
 final class ObjectInputStream extends FilterInputStream {
 
-  private final S3Object object;
+  private final S3Calls.ObjectBody object;
   private final LongConsumer bytesRead;
   private long count;
   private boolean eof;
   private boolean closed;
 
-  ObjectInputStream(S3Object object, LongConsumer bytesRead) {
-    super(object.getObjectContent());
+  ObjectInputStream(S3Calls.ObjectBody object, LongConsumer bytesRead) {
+    super(object.content());
     this.object = object;
     this.bytesRead = bytesRead;
   }
@@ -60,14 +58,9 @@ final class ObjectInputStream extends FilterInputStream {
     }
     closed = true;
     bytesRead.accept(count);
-    S3ObjectInputStream content = object.getObjectContent();
     if (!eof) {
-      content.abort(); // do not read the rest of a large object just to reuse the connection
+      object.abort(); // do not read the rest of a large object just to reuse the connection
     }
-    try {
-      content.close();
-    } finally {
-      object.close();
-    }
+    object.close();
   }
 }

@@ -1,17 +1,7 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.AbortedException;
-import com.amazonaws.AmazonClientException;
-import com.amazonaws.AmazonServiceException;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.util.Set;
 import java.util.function.DoubleSupplier;
-import javax.net.ssl.SSLException;
 
 /**
  * Which failures are retried, how often, and how long to wait: capped exponential backoff with full jitter
@@ -53,43 +43,37 @@ public final class RetryPolicy {
     this.maxMs = Math.max(baseMs, maxMs);
   }
 
-  /** Classifies an SDK failure. */
-  public static Kind classify(AmazonClientException e) {
-    if (e instanceof AbortedException) {
-      return Kind.FAIL; // the thread was interrupted
-    }
-    if (e instanceof AmazonServiceException) {
-      AmazonServiceException ase = (AmazonServiceException) e;
-      int status = ase.getStatusCode();
-      String code = ase.getErrorCode();
-      if (status == 503 || status == 429 || (code != null && THROTTLE_CODES.contains(code))) {
-        return Kind.THROTTLED;
-      }
-      if (status == 500 || status == 502 || status == 504 || "InternalError".equals(code)) {
-        return Kind.TRANSIENT;
-      }
-      if (status == 409 && "ConditionalRequestConflict".equals(code)) {
-        return Kind.TRANSIENT;
-      }
-      return Kind.FAIL;
-    }
-    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
-      if (t instanceof UnknownHostException || t instanceof InterruptedIOException
-          && !(t instanceof SocketTimeoutException)) {
-        return Kind.FAIL;
-      }
-      if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
+  /** Classifies a failed request (the same on both SDK bindings). */
+  public static Kind classify(RequestFailure e) {
+    switch (e.network()) {
+      case NONE:
+        return classifyAnswer(e.status(), e.errorCode());
+      case REFUSED:
         return Kind.CONNECT;
-      }
-      if (t instanceof SocketTimeoutException || t instanceof SocketException || t instanceof SSLException
-          || t.getClass().getName().endsWith("NoHttpResponseException")
-          || t.getClass().getName().endsWith("ConnectionPoolTimeoutException")
-          || t.getClass().getName().endsWith("ConnectionClosedException")) {
+      case RESET:
+      case TIMEOUT:
         return Kind.TRANSIENT;
-      }
+      case UNKNOWN_HOST:
+      case INTERRUPTED:
+      case NO_CREDENTIALS:
+        return Kind.FAIL;
+      default:
+        // Other client-side failures: the SDK says whether the request may be repeated (e.g. truncated answers).
+        return e.sdkRetryable() ? Kind.TRANSIENT : Kind.FAIL;
     }
-    // Other client-side failures: the SDK says whether the request may be repeated (e.g. truncated responses).
-    return e.isRetryable() ? Kind.TRANSIENT : Kind.FAIL;
+  }
+
+  private static Kind classifyAnswer(int status, String code) {
+    if (status == 503 || status == 429 || (code != null && THROTTLE_CODES.contains(code))) {
+      return Kind.THROTTLED;
+    }
+    if (status == 500 || status == 502 || status == 504 || "InternalError".equals(code)) {
+      return Kind.TRANSIENT;
+    }
+    if (status == 409 && "ConditionalRequestConflict".equals(code)) {
+      return Kind.TRANSIENT;
+    }
+    return Kind.FAIL;
   }
 
   /**

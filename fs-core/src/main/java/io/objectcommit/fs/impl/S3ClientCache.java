@@ -1,6 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.services.s3.AmazonS3;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -8,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The S3 clients of this JVM, one per {@link S3ClientSettings#cacheKey()} (bucket and effective configuration),
- * reference counted: {@link #acquire} builds the client or shares the existing one, and the client is shut down
+ * The S3 clients of this JVM, one per {@link S3ClientSettings#cacheKey()} (bucket and effective configuration)
+ * and {@link SdkBinding} (SDK v1 or v2), reference counted: {@link #acquire} builds the client or shares the existing one, and the client is shut down
  * when the last {@link Lease} is closed. A later {@link #acquire} then builds a new one. Thread-safe.
  */
 public final class S3ClientCache {
@@ -25,14 +24,15 @@ public final class S3ClientCache {
   /**
    * A lease on the client of {@code settings}; close it when done.
    *
-   * @throws IllegalArgumentException when the client cannot be built (see {@link S3ClientFactory#create})
+   * @throws IllegalArgumentException when the client cannot be built (see {@link SdkBinding#newClient})
    */
-  public static Lease acquire(S3ClientSettings settings) {
-    String key = settings.cacheKey();
+  public static Lease acquire(S3ClientSettings settings, SdkBinding binding) {
+    String key = settings.cacheKey() + "\nsdk=" + binding.name();
     synchronized (CLIENTS) {
       Entry e = CLIENTS.get(key);
       if (e == null) {
-        e = new Entry(key, settings.describe(), S3ClientFactory.create(settings));
+        e = new Entry(key, settings.describe() + " (SDK " + binding.name() + ")", binding,
+            binding.newClient(settings));
         CLIENTS.put(key, e);
         built++;
         LOG.debug("created S3 client for {}", e.description);
@@ -64,18 +64,20 @@ public final class S3ClientCache {
       CLIENTS.remove(e.key, e);
     }
     LOG.debug("shutting down S3 client for {}", e.description);
-    e.client.shutdown();
+    e.binding.shutdown(e.client);
   }
 
   private static final class Entry {
     final String key;
     final String description;
-    final AmazonS3 client;
+    final SdkBinding binding;
+    final Object client;
     int leases;
 
-    Entry(String key, String description, AmazonS3 client) {
+    Entry(String key, String description, SdkBinding binding, Object client) {
       this.key = key;
       this.description = description;
+      this.binding = binding;
       this.client = client;
     }
   }
@@ -90,12 +92,17 @@ public final class S3ClientCache {
       this.entry = entry;
     }
 
-    /** The shared client; do not shut it down, close the lease. */
-    public AmazonS3 client() {
+    /** The shared SDK client; do not shut it down, close the lease. */
+    public Object client() {
       if (closed.get()) {
         throw new IllegalStateException("Lease on the S3 client for " + entry.description + " is closed");
       }
       return entry.client;
+    }
+
+    /** The requests of {@code bucket} through the shared client. */
+    public S3Calls calls(String bucket, EncryptionSettings encryption) {
+      return entry.binding.calls(client(), bucket, encryption);
     }
 
     /** Releases the client: the last lease shuts it down. */

@@ -2,8 +2,28 @@ package io.objectcommit.fs.impl;
 
 import io.objectcommit.fs.config.ConfigReader;
 import static io.objectcommit.fs.FsCoreConstants.ACCESS_KEY;
+import static io.objectcommit.fs.FsCoreConstants.ACQUISITION_TIMEOUT;
+import static io.objectcommit.fs.FsCoreConstants.ACQUISITION_TIMEOUT_DEFAULT_MS;
+import static io.objectcommit.fs.FsCoreConstants.CHECKSUM_CALCULATION;
+import static io.objectcommit.fs.FsCoreConstants.CHECKSUM_CALCULATION_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.CHECKSUM_CALCULATION_OTHER;
+import static io.objectcommit.fs.FsCoreConstants.CONNECTION_IDLE_TIME;
+import static io.objectcommit.fs.FsCoreConstants.CONNECTION_IDLE_TIME_DEFAULT_MS;
+import static io.objectcommit.fs.FsCoreConstants.CONNECTION_KEEPALIVE;
+import static io.objectcommit.fs.FsCoreConstants.CONNECTION_KEEPALIVE_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.CONNECTION_TTL;
+import static io.objectcommit.fs.FsCoreConstants.CONNECTION_TTL_DEFAULT_MS;
 import static io.objectcommit.fs.FsCoreConstants.CREDENTIALS_PROVIDER;
-import static io.objectcommit.fs.FsCoreConstants.CREDENTIALS_PROVIDER_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.CREDENTIALS_PROVIDER_MAPPING;
+import static io.objectcommit.fs.FsCoreConstants.CROSS_REGION_ACCESS;
+import static io.objectcommit.fs.FsCoreConstants.CROSS_REGION_ACCESS_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.EXPECT_CONTINUE;
+import static io.objectcommit.fs.FsCoreConstants.EXPECT_CONTINUE_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.MD5_HEADER;
+import static io.objectcommit.fs.FsCoreConstants.MD5_HEADER_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.MD5_HEADER_OTHER;
+import static io.objectcommit.fs.FsCoreConstants.PART_UPLOAD_TIMEOUT;
+import static io.objectcommit.fs.FsCoreConstants.PART_UPLOAD_TIMEOUT_DEFAULT_MS;
 import static io.objectcommit.fs.FsCoreConstants.ENCRYPTION_ALGORITHM;
 import static io.objectcommit.fs.FsCoreConstants.ENCRYPTION_ALGORITHM_OLD;
 import static io.objectcommit.fs.FsCoreConstants.ENCRYPTION_KEY;
@@ -61,6 +81,16 @@ public final class S3ClientSettings {
   private final int establishTimeoutMs;
   private final int socketTimeoutMs;
   private final int requestTimeoutMs;
+  private final String regionSetting;
+  private final boolean crossRegionAccess;
+  private final int acquisitionTimeoutMs;
+  private final long connectionTtlMs;
+  private final long idleTimeMs;
+  private final boolean tcpKeepAlive;
+  private final boolean expectContinue;
+  private final long partUploadTimeoutMs;
+  private final boolean checksumCalculation;
+  private final boolean md5Header;
   private final EncryptionSettings encryption;
   private final CredentialSettings credentials;
 
@@ -75,6 +105,17 @@ public final class S3ClientSettings {
     this.establishTimeoutMs = intMs(r, ESTABLISH_TIMEOUT, ESTABLISH_TIMEOUT_DEFAULT_MS, 1);
     this.socketTimeoutMs = intMs(r, SOCKET_TIMEOUT, SOCKET_TIMEOUT_DEFAULT_MS, 1);
     this.requestTimeoutMs = intMs(r, REQUEST_TIMEOUT, REQUEST_TIMEOUT_DEFAULT_MS, 0);
+    this.regionSetting = regionSetting(r);
+    this.crossRegionAccess = r.getBoolean(CROSS_REGION_ACCESS, CROSS_REGION_ACCESS_DEFAULT);
+    this.acquisitionTimeoutMs = intMs(r, ACQUISITION_TIMEOUT, ACQUISITION_TIMEOUT_DEFAULT_MS, 0);
+    this.connectionTtlMs = signedMs(r, CONNECTION_TTL, CONNECTION_TTL_DEFAULT_MS);
+    this.idleTimeMs = r.getDurationMs(CONNECTION_IDLE_TIME, CONNECTION_IDLE_TIME_DEFAULT_MS, 0);
+    this.tcpKeepAlive = r.getBoolean(CONNECTION_KEEPALIVE, CONNECTION_KEEPALIVE_DEFAULT);
+    this.expectContinue = r.getBoolean(EXPECT_CONTINUE, EXPECT_CONTINUE_DEFAULT);
+    this.partUploadTimeoutMs = r.getDurationMs(PART_UPLOAD_TIMEOUT, PART_UPLOAD_TIMEOUT_DEFAULT_MS, 0);
+    this.checksumCalculation = r.getBoolean(firstSetKey(r, CHECKSUM_CALCULATION, CHECKSUM_CALCULATION_OTHER),
+        CHECKSUM_CALCULATION_DEFAULT);
+    this.md5Header = r.getBoolean(firstSetKey(r, MD5_HEADER, MD5_HEADER_OTHER), MD5_HEADER_DEFAULT);
     this.credentials = credentials;
     this.encryption = encryption;
   }
@@ -109,28 +150,16 @@ public final class S3ClientSettings {
     }
 
     String providerKey = r.effectiveKey(CREDENTIALS_PROVIDER);
-    List<String> providers = providerList(r.get(CREDENTIALS_PROVIDER, CREDENTIALS_PROVIDER_DEFAULT));
-    if (providers.isEmpty()) {
-      providers = providerList(CREDENTIALS_PROVIDER_DEFAULT); // as S3A: an empty list means the default one
-    }
-    boolean custom = providers.stream().anyMatch(p -> !CredentialsBinding.isMapped(p));
+    // Unset or empty: the default list of the binding's Hadoop line (CredentialProviders.Line), as in S3A.
+    List<String> providers = CredentialProviders.parse(r.get(CREDENTIALS_PROVIDER, ""),
+        r.get(CREDENTIALS_PROVIDER_MAPPING, ""), r.effectiveKey(CREDENTIALS_PROVIDER_MAPPING));
+    boolean custom = providers.stream().anyMatch(p -> CredentialProviders.builtIn(p) == null);
     CredentialSettings credentials = new CredentialSettings(secrets.get(ACCESS_KEY), secrets.get(SECRET_KEY),
         secrets.get(SESSION_TOKEN), secrets.keyName(ACCESS_KEY), secrets.keyName(SECRET_KEY),
         secrets.keyName(SESSION_TOKEN), providers, providerKey,
         custom ? CredentialSettings.bucketConfiguration(conf, bucket) : null);
-    S3ClientSettings settings = new S3ClientSettings(r, credentials, encryption);
-    CredentialsBinding.validate(settings);
-    return settings;
-  }
-
-  private static List<String> providerList(String value) {
-    List<String> providers = new ArrayList<>();
-    for (String p : value.split("[,\\s]+")) {
-      if (!p.isEmpty()) {
-        providers.add(p);
-      }
-    }
-    return providers;
+    CredentialProviders.validate(credentials);
+    return new S3ClientSettings(r, credentials, encryption);
   }
 
   private static String firstSetKey(ConfigReader r, String... keys) {
@@ -149,6 +178,34 @@ public final class S3ClientSettings {
           + ": expected a duration of at most " + Integer.MAX_VALUE + " ms");
     }
     return (int) ms;
+  }
+
+  /** A duration, or a negative one for "unlimited" (returned as -1). */
+  private static long signedMs(ConfigReader r, String key, long def) {
+    String v = r.get(key, null);
+    if (v != null && v.startsWith("-")) {
+      try {
+        ConfigReader.parseDurationMs(v.substring(1));
+      } catch (IllegalArgumentException e) {
+        throw r.bad(key, v, "a duration such as 5m, or -1 for unlimited");
+      }
+      return -1;
+    }
+    return r.getDurationMs(key, def, 0);
+  }
+
+  /** {@code fs.s3a.endpoint.region} as written: null when unset, empty when set empty (the SDK's region chain). */
+  private static String regionSetting(ConfigReader r) {
+    String v = r.configuration().getTrimmed(r.effectiveKey(ENDPOINT_REGION));
+    if (v == null || v.isEmpty()) {
+      return v;
+    }
+    String lower = v.toLowerCase(Locale.ROOT);
+    if (!REGION.matcher(lower).matches()) {
+      throw new IllegalArgumentException("Invalid value '" + v + "' of " + r.effectiveKey(ENDPOINT_REGION)
+          + ": expected a region name such as us-east-1");
+    }
+    return lower;
   }
 
   private static String region(ConfigReader r, String endpointUrl) {
@@ -211,6 +268,58 @@ public final class S3ClientSettings {
     return encryption;
   }
 
+  /**
+   * {@code fs.s3a.endpoint.region} as written, for the SDK v2 binding's Hadoop 3.4 rules: null when unset,
+   * empty when set empty (the SDK's region chain), else the lower-case region.
+   */
+  public String regionSetting() {
+    return regionSetting;
+  }
+
+  /** {@value io.objectcommit.fs.FsCoreConstants#CROSS_REGION_ACCESS} (SDK v2). */
+  public boolean crossRegionAccess() {
+    return crossRegionAccess;
+  }
+
+  /** Wait for a pooled connection (SDK v2); 0 for the SDK's default. */
+  public int acquisitionTimeoutMs() {
+    return acquisitionTimeoutMs;
+  }
+
+  /** Longest life of a pooled connection (SDK v2); negative for unlimited. */
+  public long connectionTtlMs() {
+    return connectionTtlMs;
+  }
+
+  /** Idle time after which a pooled connection is closed (SDK v2); 0 for never. */
+  public long idleTimeMs() {
+    return idleTimeMs;
+  }
+
+  public boolean tcpKeepAlive() {
+    return tcpKeepAlive;
+  }
+
+  /** {@code Expect: 100-continue} on uploads (SDK v2). */
+  public boolean expectContinue() {
+    return expectContinue;
+  }
+
+  /** Timeout of one PUT or part upload (SDK v2, set per request by the binding); 0 for none. */
+  public long partUploadTimeoutMs() {
+    return partUploadTimeoutMs;
+  }
+
+  /** Checksums on every upload (SDK v2 from 2.30), else only where a request requires one. */
+  public boolean checksumCalculation() {
+    return checksumCalculation;
+  }
+
+  /** {@code Content-MD5} where a request requires a checksum (SDK v2 from 2.31, legacy MD5 plugin). */
+  public boolean md5Header() {
+    return md5Header;
+  }
+
   /** What {@link CredentialsBinding} needs; holds secrets, so package-private. */
   CredentialSettings credentials() {
     return credentials;
@@ -231,6 +340,9 @@ public final class S3ClientSettings {
     return String.join("|", "bucket=" + bucket, "endpoint=" + endpointUrl, "region=" + region,
         "pathStyle=" + pathStyleAccess, "https=" + https(), "maxConnections=" + maxConnections,
         "timeouts=" + establishTimeoutMs + "," + socketTimeoutMs + "," + requestTimeoutMs,
+        "v2=" + regionSetting + "," + crossRegionAccess + "," + acquisitionTimeoutMs + "," + connectionTtlMs + ","
+            + idleTimeMs + "," + tcpKeepAlive + "," + expectContinue + "," + partUploadTimeoutMs + ","
+            + checksumCalculation + "," + md5Header,
         "sse=" + encryption.algorithm() + ":" + Secrets.hash(encryption.keyForHashing()),
         "credentials=" + credentials.cacheKey());
   }
@@ -251,6 +363,11 @@ public final class S3ClientSettings {
     return "S3ClientSettings{" + describe() + ", pathStyle=" + pathStyleAccess + ", https=" + https()
         + ", maxConnections=" + maxConnections + ", establishTimeoutMs=" + establishTimeoutMs
         + ", socketTimeoutMs=" + socketTimeoutMs + ", requestTimeoutMs=" + requestTimeoutMs
+        + ", v2{regionSetting=" + regionSetting + ", crossRegionAccess=" + crossRegionAccess
+        + ", acquisitionTimeoutMs=" + acquisitionTimeoutMs + ", connectionTtlMs=" + connectionTtlMs
+        + ", idleTimeMs=" + idleTimeMs + ", tcpKeepAlive=" + tcpKeepAlive + ", expectContinue=" + expectContinue
+        + ", partUploadTimeoutMs=" + partUploadTimeoutMs + ", checksumCalculation=" + checksumCalculation
+        + ", md5Header=" + md5Header + "}"
         + ", credentials=" + credentials + ", encryption=" + encryption + "}";
   }
 

@@ -4,15 +4,6 @@ import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_LIST;
 
-import com.amazonaws.SdkClientException;
-import com.amazonaws.services.s3.AmazonS3;
-import com.amazonaws.services.s3.model.DeleteObjectsRequest;
-import com.amazonaws.services.s3.model.GetObjectRequest;
-import com.amazonaws.services.s3.model.ListObjectsV2Request;
-import com.amazonaws.services.s3.model.ListObjectsV2Result;
-import com.amazonaws.services.s3.model.MultiObjectDeleteException;
-import com.amazonaws.services.s3.model.ObjectMetadata;
-import com.amazonaws.services.s3.model.S3Object;
 import io.objectcommit.fs.ListPage;
 import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.ObjectInfo;
@@ -41,10 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ObjectStore} on one S3 bucket through the AWS SDK v1. Retries, statistics and error translation are
+ * {@link ObjectStore} on one S3 bucket, through either AWS SDK ({@link S3Calls}, bound by {@code impl.v1} or
+ * {@code impl.v2}). Retries, statistics and error translation are
  * done by the {@link Invoker}; conditional writes by {@link ConditionalWrites}; large and multipart uploads by
  * {@link MultipartWriter}. Requests flow one way: this class, then those two, then {@link S3Requests} (one request
- * through the invoker), then the SDK client; nothing below calls back up. Thread-safe.
+ * through the invoker), then the SDK binding; nothing below calls back up. Thread-safe.
  */
 public final class S3ObjectStore implements ObjectStore {
 
@@ -52,13 +44,12 @@ public final class S3ObjectStore implements ObjectStore {
 
   private final String bucket;
   private final StoreOptions options;
-  private final EncryptionSettings encryption;
   private final StoreStatistics statistics = new StoreStatistics();
   private final S3Requests requests;
   private final ConditionalWrites conditional;
   private final MultipartWriter multipart;
   private final Closeable onClose;
-  private final AmazonS3 client;
+  private final S3Calls client;
   private final String where;
   private final Invoker.Sleeper sleeper;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -67,20 +58,18 @@ public final class S3ObjectStore implements ObjectStore {
    * @param where   the bucket and endpoint for messages, never credentials
    * @param onClose released on {@link #close()} (the client's cache lease)
    */
-  public S3ObjectStore(String bucket, AmazonS3 client, StoreOptions options, EncryptionSettings encryption,
-      String where, Closeable onClose, Invoker.Sleeper sleeper) {
+  public S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose,
+      Invoker.Sleeper sleeper) {
     this.bucket = bucket;
     this.options = options;
-    this.encryption = encryption;
     this.onClose = onClose;
     this.client = client;
     this.where = where;
     this.sleeper = sleeper;
     Invoker invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
-    this.requests = new S3Requests(bucket, client, encryption, invoker);
+    this.requests = new S3Requests(bucket, client, invoker);
     this.conditional = new ConditionalWrites(requests, options, () -> new S3ObjectStore(bucket, client,
-        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), encryption, where, () -> { },
-        sleeper));
+        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), where, () -> { }, sleeper));
     this.multipart = new MultipartWriter(requests, options);
   }
 
@@ -124,26 +113,9 @@ public final class S3ObjectStore implements ObjectStore {
   public Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
     checkOpen();
     return requests.send(OP_GET, pathOf(key), (s3, attempt) -> {
-      GetObjectRequest req = new GetObjectRequest(bucket, key);
-      if (etag != null) {
-        req.setNonmatchingETagConstraints(List.of("\"" + etag + "\""));
-      }
-      encryption.applyTo(req);
-      S3Object got = s3.getObject(req);
-      if (got == null) {
-        return Optional.<StoredBytes>empty(); // 304 Not Modified: the SDK answers null
-      }
-      try (S3Object o = got) {
-        byte[] data;
-        try {
-          data = o.getObjectContent().readAllBytes();
-        } catch (IOException e) {
-          throw new SdkClientException("reading " + pathOf(key) + " failed", e); // classified and retried
-        }
-        statistics.recordBytes(OP_GET, data.length);
-        ObjectMetadata md = o.getObjectMetadata();
-        return Optional.of(new StoredBytes(S3Requests.info(key, md), data));
-      }
+      Optional<StoredBytes> got = s3.get(key, etag);
+      got.ifPresent(b -> statistics.recordBytes(OP_GET, b.data().length));
+      return got;
     });
   }
 
@@ -153,50 +125,24 @@ public final class S3ObjectStore implements ObjectStore {
     if (start < 0 || (end >= 0 && end < start)) {
       throw new IllegalArgumentException("bad range [" + start + ", " + end + ") of " + pathOf(key));
     }
-    S3Object o = requests.send(OP_GET, pathOf(key), (s3, attempt) -> {
-      GetObjectRequest req = new GetObjectRequest(bucket, key);
-      if (end >= 0) {
-        if (end == start) {
-          return null; // an empty range: no request
-        }
-        req.setRange(start, end - 1);
-      } else if (start > 0) {
-        req.setRange(start);
-      }
-      encryption.applyTo(req);
-      return s3.getObject(req);
-    });
-    if (o == null) {
-      return InputStream.nullInputStream();
+    if (end == start) {
+      return InputStream.nullInputStream(); // an empty range: no request
     }
-    return new ObjectInputStream(o, bytes -> statistics.recordBytes(OP_GET, bytes));
+    S3Calls.ObjectBody body = requests.send(OP_GET, pathOf(key), (s3, attempt) -> s3.getRange(key, start, end));
+    return new ObjectInputStream(body, bytes -> statistics.recordBytes(OP_GET, bytes));
   }
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
     checkOpen();
-    return requests.head(key).map(md -> S3Requests.info(key, md));
+    return requests.head(key).map(S3Calls.ObjectHead::info);
   }
 
   @Override
   public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
     checkOpen();
-    return requests.send(OP_LIST, pathOf(prefix), (s3, attempt) -> {
-      ListObjectsV2Request req = new ListObjectsV2Request().withBucketName(bucket).withPrefix(prefix)
-          .withMaxKeys(Math.max(1, Math.min(maxKeys, 1000)));
-      if (delimiter != null && !delimiter.isEmpty()) {
-        req.setDelimiter(delimiter);
-      }
-      if (continuationToken != null) {
-        req.setContinuationToken(continuationToken);
-      }
-      ListObjectsV2Result r = s3.listObjectsV2(req);
-      List<ObjectInfo> objects = r.getObjectSummaries().stream()
-          .map(s -> new ObjectInfo(s.getKey(), s.getSize(), s.getETag(),
-              s.getLastModified() == null ? 0 : s.getLastModified().getTime()))
-          .collect(Collectors.toList());
-      return new ListPage(objects, r.getCommonPrefixes(), r.isTruncated() ? r.getNextContinuationToken() : null);
-    });
+    return requests.send(OP_LIST, pathOf(prefix), (s3, attempt) -> s3.list(prefix, delimiter, continuationToken,
+        Math.max(1, Math.min(maxKeys, 1000))));
   }
 
   // ------------------------------------------------------------------------------------------------ delete
@@ -215,15 +161,12 @@ public final class S3ObjectStore implements ObjectStore {
       List<String> batch = all.subList(from, Math.min(all.size(), from + 1000));
       String first = pathOf(batch.get(0));
       requests.send(OP_DELETE_BULK, first, (s3, attempt) -> {
-        DeleteObjectsRequest req = new DeleteObjectsRequest(bucket).withQuiet(true)
-            .withKeys(batch.stream().map(DeleteObjectsRequest.KeyVersion::new).collect(Collectors.toList()));
-        s3.deleteObjects(req);
+        s3.deleteBatch(batch);
         return Boolean.TRUE;
       }, (e, attempt) -> {
-        if (e instanceof MultiObjectDeleteException) {
-          List<MultiObjectDeleteException.DeleteError> errors = ((MultiObjectDeleteException) e).getErrors();
-          String refused = errors.stream().limit(10).map(d -> d.getKey() + " (" + d.getCode() + ")")
-              .collect(Collectors.joining(", "));
+        if (!e.refusedKeys().isEmpty()) {
+          List<String> errors = e.refusedKeys();
+          String refused = errors.stream().limit(10).collect(Collectors.joining(", "));
           PathIOException pe = new PathIOException(first, "bulk delete refused " + errors.size() + " of "
               + batch.size() + " keys: " + refused + (errors.size() > 10 ? ", ..." : ""));
           pe.initCause(e);

@@ -6,13 +6,6 @@ import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT;
 import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
 
-import com.amazonaws.AmazonServiceException;
-import com.amazonaws.services.s3.AmazonS3;
-import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
-import com.amazonaws.services.s3.model.HeadBucketRequest;
-import com.amazonaws.services.s3.model.ObjectMetadata;
-import com.amazonaws.services.s3.model.PutObjectRequest;
-import com.amazonaws.services.s3.model.PutObjectResult;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.WriteCondition;
@@ -29,34 +22,25 @@ import java.util.Optional;
  */
 final class S3Requests {
 
-  /** User metadata carrying the unique id of each write, to recognise our own earlier success on a retry. */
-  static final String WRITE_ID = "objectcommit-write-id";
-
   /** One attempt of a request with the client. */
   @FunctionalInterface
   interface Request<T> {
-    T send(AmazonS3 client, int attempt) throws IOException;
+    T send(S3Calls calls, int attempt) throws IOException;
   }
 
   private final String bucket;
-  private final AmazonS3 client;
-  private final EncryptionSettings encryption;
+  private final S3Calls client;
   private final Invoker invoker;
   private volatile boolean bucketVerified;
 
-  S3Requests(String bucket, AmazonS3 client, EncryptionSettings encryption, Invoker invoker) {
+  S3Requests(String bucket, S3Calls client, Invoker invoker) {
     this.bucket = bucket;
     this.client = client;
-    this.encryption = encryption;
     this.invoker = invoker;
   }
 
   String bucket() {
     return bucket;
-  }
-
-  EncryptionSettings encryption() {
-    return encryption;
   }
 
   StoreStatistics statistics() {
@@ -91,33 +75,16 @@ final class S3Requests {
     String op = condition.isConditional() ? OP_PUT_CONDITIONAL : OP_PUT;
     long length = payload.length();
     return send(op, pathOf(key), (s3, attempt) -> {
-      ObjectMetadata md = new ObjectMetadata();
-      md.setContentLength(length);
-      md.addUserMetadata(WRITE_ID, writeId);
-      PutObjectRequest req;
-      if (payload instanceof Payload.FilePayload && ((Payload.FilePayload) payload).offset() == 0
-          && ((Payload.FilePayload) payload).file().toFile().length() == length) {
-        // A whole file (a range of one goes through its bounded stream below).
-        req = new PutObjectRequest(bucket, key, ((Payload.FilePayload) payload).file().toFile()).withMetadata(md);
-      } else {
-        req = new PutObjectRequest(bucket, key, payload.open(), md);
-        req.getRequestClientOptions().setReadLimit((int) Math.min(Integer.MAX_VALUE, length + 1));
-      }
-      WriteConditions.applyTo(req, condition);
-      encryption.applyTo(req);
-      PutObjectResult r = s3.putObject(req);
+      String etag = s3.put(key, payload, condition, writeId);
       statistics().recordBytes(op, length);
-      return new ObjectInfo(key, length, r.getETag(), 0);
+      return new ObjectInfo(key, length, etag, 0);
     }, onFailure);
   }
 
   /** HEAD with user metadata; empty when there is no such object (a missing bucket is an error). */
-  Optional<ObjectMetadata> head(String key) throws IOException {
-    Optional<ObjectMetadata> md = send(OP_HEAD, pathOf(key), (s3, attempt) -> {
-      GetObjectMetadataRequest req = new GetObjectMetadataRequest(bucket, key);
-      encryption.applyTo(req);
-      return Optional.of(s3.getObjectMetadata(req));
-    }, (e, attempt) -> isStatus(e, 404) ? Optional.empty() : null);
+  Optional<S3Calls.ObjectHead> head(String key) throws IOException {
+    Optional<S3Calls.ObjectHead> md = send(OP_HEAD, pathOf(key), (s3, attempt) -> Optional.of(s3.head(key)),
+        (e, attempt) -> e.isStatus(404) ? Optional.empty() : null);
     if (md.isEmpty() && !bucketVerified) {
       verifyBucket();
     }
@@ -127,10 +94,10 @@ final class S3Requests {
   /** A HEAD answers 404 for a missing object and a missing bucket alike: tell them apart once per store. */
   private void verifyBucket() throws IOException {
     send(OP_HEAD_BUCKET, "s3://" + bucket + "/", (s3, attempt) -> {
-      s3.headBucket(new HeadBucketRequest(bucket));
+      s3.headBucket();
       return Boolean.TRUE;
     }, (e, attempt) -> {
-      if (isStatus(e, 404)) {
+      if (e.isStatus(404)) {
         FileNotFoundException fnf = new FileNotFoundException("s3://" + bucket + "/: no such bucket: " + where());
         fnf.initCause(e);
         throw fnf;
@@ -143,17 +110,13 @@ final class S3Requests {
   /** DELETE of one object (a missing one counts as deleted). */
   void delete(String key) throws IOException {
     send(OP_DELETE, pathOf(key), (s3, attempt) -> {
-      s3.deleteObject(bucket, key);
+      s3.delete(key);
       return Boolean.TRUE;
     });
   }
 
-  static boolean isStatus(Exception e, int status) {
-    return e instanceof AmazonServiceException && ((AmazonServiceException) e).getStatusCode() == status;
-  }
-
-  static ObjectInfo info(String key, ObjectMetadata md) {
-    return new ObjectInfo(key, md.getContentLength(), md.getETag(),
-        md.getLastModified() == null ? 0 : md.getLastModified().getTime());
+  /** Which SDK the requests go through ({@code v1}, {@code v2}), for messages and logs. */
+  String sdk() {
+    return client.sdk();
   }
 }

@@ -1,6 +1,5 @@
 package io.objectcommit.fs.impl;
 
-import com.amazonaws.AmazonWebServiceRequest;
 import io.objectcommit.fs.ObjectChangedException;
 import io.objectcommit.fs.WriteCondition;
 import java.io.FileNotFoundException;
@@ -8,23 +7,26 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 
 /** How a {@link WriteCondition} is sent (request headers) and what its refusal means (the exception). */
-final class WriteConditions {
+public final class WriteConditions {
 
   private WriteConditions() {
   }
 
-  /** Adds the condition's header to a request. */
-  static void applyTo(AmazonWebServiceRequest req, WriteCondition c) {
+  /** The request header a condition is sent as ({@code If-None-Match} or {@code If-Match}); null for none. */
+  public static String headerName(WriteCondition c) {
     switch (c.kind()) {
       case IF_ABSENT:
-        req.putCustomRequestHeader("If-None-Match", "*");
-        break;
+        return "If-None-Match";
       case IF_MATCH:
-        req.putCustomRequestHeader("If-Match", "\"" + c.etag() + "\"");
-        break;
+        return "If-Match";
       default:
-        break;
+        return null;
     }
+  }
+
+  /** The value of {@link #headerName}: {@code *}, or the quoted ETag. */
+  public static String headerValue(WriteCondition c) {
+    return c.kind() == WriteCondition.Kind.IF_ABSENT ? "*" : "\"" + c.etag() + "\"";
   }
 
   /**

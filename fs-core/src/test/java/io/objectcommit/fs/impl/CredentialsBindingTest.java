@@ -154,8 +154,8 @@ class CredentialsBindingTest {
   @Test
   void ourDefaultListIsWhatAFreshHadoopConfigurationLoads() {
     String[] loaded = new Configuration().getTrimmedStrings(PROVIDER);
-    assertEquals(List.of(CredentialsBinding.S3A_TEMPORARY, CredentialsBinding.S3A_SIMPLE,
-        CredentialsBinding.SDK_ENVIRONMENT, CredentialsBinding.S3A_IAM), List.of(loaded));
+    assertEquals(List.of(CredentialProviders.S3A_TEMPORARY, CredentialProviders.S3A_SIMPLE,
+        CredentialProviders.SDK_ENVIRONMENT, CredentialProviders.S3A_IAM), List.of(loaded));
     assertEquals(String.join(",", loaded), FsCoreConstants.CREDENTIALS_PROVIDER_DEFAULT);
   }
 
@@ -239,9 +239,9 @@ class CredentialsBindingTest {
         + " fs.s3a.aws.credentials.provider answer)", fails(conf("fs.s3a.session.token", "T")).getMessage());
     assertEquals("Incomplete S3 credentials: fs.s3a.secret.key is not set but fs.s3a.access.key is (set both keys,"
         + " or neither to let the other providers in fs.s3a.aws.credentials.provider answer)",
-        fails(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE, "fs.s3a.access.key", "AK")).getMessage());
+        fails(conf(PROVIDER, CredentialProviders.S3A_SIMPLE, "fs.s3a.access.key", "AK")).getMessage());
     // Not read by the providers listed: not checked, as in S3A.
-    assertDoesNotThrow(() -> S3ClientSettings.from(conf(PROVIDER, CredentialsBinding.S3A_ANONYMOUS,
+    assertDoesNotThrow(() -> S3ClientSettings.from(conf(PROVIDER, CredentialProviders.S3A_ANONYMOUS,
         "fs.s3a.access.key", "AK"), "b"));
   }
 
@@ -257,7 +257,7 @@ class CredentialsBindingTest {
 
   @Test
   void simpleProviderAloneIgnoresTheToken() throws IOException {
-    List<AWSCredentialsProvider> p = providers(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE,
+    List<AWSCredentialsProvider> p = providers(conf(PROVIDER, CredentialProviders.S3A_SIMPLE,
         "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK", "fs.s3a.session.token", "ignored"));
     assertEquals(1, p.size());
     AWSCredentials c = p.get(0).getCredentials();
@@ -265,15 +265,15 @@ class CredentialsBindingTest {
     assertFalse(c instanceof AWSSessionCredentials);
     assertEquals("No AWS credentials from any provider in " + PROVIDER + ": SimpleAWSCredentialsProvider:"
         + " fs.s3a.access.key and fs.s3a.secret.key are not set", assertThrows(NoCredentialsException.class,
-        chain(conf(PROVIDER, CredentialsBinding.S3A_SIMPLE), "b", EMPTY_ENV)::getCredentials).getMessage());
+        chain(conf(PROVIDER, CredentialProviders.S3A_SIMPLE), "b", EMPTY_ENV)::getCredentials).getMessage());
   }
 
   @Test
   void temporaryProviderAloneNeedsTheTokenAndSaysSo() throws IOException {
-    AWSCredentials c = providers(conf(PROVIDER, CredentialsBinding.S3A_TEMPORARY, "fs.s3a.access.key", "AK",
+    AWSCredentials c = providers(conf(PROVIDER, CredentialProviders.S3A_TEMPORARY, "fs.s3a.access.key", "AK",
         "fs.s3a.secret.key", "SK", "fs.s3a.session.token", "TOK")).get(0).getCredentials();
     assertEquals("TOK", ((AWSSessionCredentials) c).getSessionToken());
-    CredentialProviderChain noToken = chain(conf(PROVIDER, CredentialsBinding.S3A_TEMPORARY,
+    CredentialProviderChain noToken = chain(conf(PROVIDER, CredentialProviders.S3A_TEMPORARY,
         "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK"), "b", EMPTY_ENV);
     assertEquals("No AWS credentials from any provider in " + PROVIDER + ": TemporaryAWSCredentialsProvider:"
         + " fs.s3a.access.key, fs.s3a.secret.key and fs.s3a.session.token are not set",
@@ -282,16 +282,16 @@ class CredentialsBindingTest {
 
   @Test
   void anonymousCredentials() throws IOException {
-    List<AWSCredentialsProvider> p = providers(conf(PROVIDER, CredentialsBinding.S3A_ANONYMOUS));
+    List<AWSCredentialsProvider> p = providers(conf(PROVIDER, CredentialProviders.S3A_ANONYMOUS));
     assertEquals(1, p.size());
     assertTrue(p.get(0).getCredentials() instanceof AnonymousAWSCredentials);
-    assertTrue(chain(conf(PROVIDER, CredentialsBinding.S3A_ANONYMOUS), "b", EMPTY_ENV).getCredentials()
+    assertTrue(chain(conf(PROVIDER, CredentialProviders.S3A_ANONYMOUS), "b", EMPTY_ENV).getCredentials()
         instanceof AnonymousAWSCredentials);
   }
 
   @Test
   void containerCredentialsEndpointFromTheEnvironment() throws IOException {
-    Configuration c = conf(PROVIDER, CredentialsBinding.S3A_IAM);
+    Configuration c = conf(PROVIDER, CredentialProviders.S3A_IAM);
     InstanceCredentialsProvider relative = (InstanceCredentialsProvider) chain(c, "b",
         env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/abc")).providers().get(0);
     assertEquals(URI.create("http://169.254.170.2/v2/credentials/abc"), relative.containerEndpoint());
@@ -300,7 +300,7 @@ class CredentialsBindingTest {
     assertEquals(URI.create("http://127.0.0.1:1234/creds"), full.containerEndpoint());
     // The SDK's own replacement rule: its instance provider is S3A's IAM provider.
     InstanceCredentialsProvider sdk = (InstanceCredentialsProvider) chain(conf(PROVIDER,
-        CredentialsBinding.SDK_INSTANCE), "b", env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "https://h.example/c"))
+        CredentialProviders.SDK_INSTANCE), "b", env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "https://h.example/c"))
         .providers().get(0);
     assertEquals(URI.create("https://h.example/c"), sdk.containerEndpoint());
 
@@ -323,7 +323,7 @@ class CredentialsBindingTest {
   @Test
   void customProvidersAreBuiltAndAskedInOrder() throws IOException {
     Configuration c = conf(PROVIDER, "\n  " + FailingProvider.class.getName() + ",\n  "
-        + UriConfProvider.class.getName() + ",\n" + CredentialsBinding.S3A_SIMPLE + ", "
+        + UriConfProvider.class.getName() + ",\n" + CredentialProviders.S3A_SIMPLE + ", "
         + ConfProvider.class.getName() + "," + SingletonProvider.class.getName() + "\n",
         "fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK",
         "custom.secret", "base", "fs.s3a.bucket.test-bucket.custom.secret", "ignored: not an fs.s3a key");
@@ -355,7 +355,7 @@ class CredentialsBindingTest {
   @Test
   void customProvidersFailingGiveOneErrorWithoutRepeatingTheirMessages() throws IOException {
     CredentialProviderChain chain = chain(conf(PROVIDER, FailingProvider.class.getName() + ","
-        + CredentialsBinding.S3A_SIMPLE + "," + FailingProvider.class.getName()), "b", EMPTY_ENV);
+        + CredentialProviders.S3A_SIMPLE + "," + FailingProvider.class.getName()), "b", EMPTY_ENV);
     NoCredentialsException e = assertThrows(NoCredentialsException.class, chain::getCredentials);
     String failed = FailingProvider.class.getName() + ": failed with com.amazonaws.SdkClientException (its message"
         + " is in the causes of this exception)";
@@ -372,12 +372,17 @@ class CredentialsBindingTest {
     assertEquals("Credential provider class com.example.Missing in fs.s3a.bucket.b.aws.credentials.provider"
         + " not found", fails(conf("fs.s3a.bucket.b.aws.credentials.provider", "com.example.Missing"))
         .getMessage());
+    CredentialProviderException typed = assertThrows(CredentialProviderException.class,
+        () -> S3ClientSettings.from(conf("fs.s3a.bucket.b.aws.credentials.provider", "com.example.Missing"), "b"));
+    assertEquals("fs.s3a.bucket.b.aws.credentials.provider", typed.key());
+    assertEquals("com.example.Missing", typed.className());
   }
 
   @Test
   void unusableProviderClassesFail() throws IOException {
     assertEquals("Credential provider class " + NotAProvider.class.getName() + " in " + PROVIDER
-        + " does not implement com.amazonaws.auth.AWSCredentialsProvider",
+        + " does not implement com.amazonaws.auth.AWSCredentialsProvider (AWS SDK v1, Hadoop 3.3) nor"
+        + " software.amazon.awssdk.auth.credentials.AwsCredentialsProvider (AWS SDK v2, Hadoop 3.4)",
         fails(conf(PROVIDER, NotAProvider.class.getName())).getMessage());
     assertTrue(fails(conf(PROVIDER, NoConstructorProvider.class.getName())).getMessage().startsWith(
         "Credential provider class " + NoConstructorProvider.class.getName() + " in " + PROVIDER

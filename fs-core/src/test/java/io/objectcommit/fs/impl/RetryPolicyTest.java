@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.amazonaws.AbortedException;
 import com.amazonaws.SdkClientException;
 import io.objectcommit.fs.impl.RetryPolicy.Kind;
+import io.objectcommit.fs.impl.v1.V1Calls;
 import java.net.ConnectException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -19,26 +20,26 @@ class RetryPolicyTest {
 
   @Test
   void classifiesServiceErrors() {
-    assertEquals(Kind.THROTTLED, RetryPolicy.classify(FakeS3.serviceError(503, "SlowDown")));
-    assertEquals(Kind.THROTTLED, RetryPolicy.classify(FakeS3.serviceError(400, "Throttling")));
-    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(FakeS3.serviceError(500, "InternalError")));
-    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(FakeS3.serviceError(502, "BadGateway")));
-    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(FakeS3.serviceError(409, "ConditionalRequestConflict")));
+    assertEquals(Kind.THROTTLED, RetryPolicy.classify(V1Calls.failure(FakeS3.serviceError(503, "SlowDown"))));
+    assertEquals(Kind.THROTTLED, RetryPolicy.classify(V1Calls.failure(FakeS3.serviceError(400, "Throttling"))));
+    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(V1Calls.failure(FakeS3.serviceError(500, "InternalError"))));
+    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(V1Calls.failure(FakeS3.serviceError(502, "BadGateway"))));
+    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(V1Calls.failure(FakeS3.serviceError(409, "ConditionalRequestConflict"))));
     for (int status : new int[] {400, 403, 404, 409, 412, 416}) {
-      assertEquals(Kind.FAIL, RetryPolicy.classify(FakeS3.serviceError(status, "Other")), "status " + status);
+      assertEquals(Kind.FAIL, RetryPolicy.classify(V1Calls.failure(FakeS3.serviceError(status, "Other"))), "status " + status);
     }
   }
 
   @Test
   void classifiesClientErrors() {
-    assertEquals(Kind.CONNECT, RetryPolicy.classify(new SdkClientException("x", new ConnectException("refused"))));
-    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(new SdkClientException("x", new SocketTimeoutException())));
-    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(new SdkClientException("x",
-        new SocketException("Connection reset"))));
-    assertEquals(Kind.FAIL, RetryPolicy.classify(new SdkClientException("x", new UnknownHostException("nohost"))));
-    assertEquals(Kind.FAIL, RetryPolicy.classify(new AbortedException()));
+    assertEquals(Kind.CONNECT, RetryPolicy.classify(V1Calls.failure(new SdkClientException("x", new ConnectException("refused")))));
+    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(V1Calls.failure(new SdkClientException("x", new SocketTimeoutException()))));
+    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(V1Calls.failure(new SdkClientException("x",
+        new SocketException("Connection reset")))));
+    assertEquals(Kind.FAIL, RetryPolicy.classify(V1Calls.failure(new SdkClientException("x", new UnknownHostException("nohost")))));
+    assertEquals(Kind.FAIL, RetryPolicy.classify(V1Calls.failure(new AbortedException())));
     // Other client-side failures (truncated or unparsable responses) are retried within the transient limit.
-    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(new SdkClientException("unmarshalling failed")));
+    assertEquals(Kind.TRANSIENT, RetryPolicy.classify(V1Calls.failure(new SdkClientException("unmarshalling failed"))));
   }
 
   @Test

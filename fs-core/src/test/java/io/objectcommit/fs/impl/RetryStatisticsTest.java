@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.impl.v1.V1Calls;
 import static io.objectcommit.fs.impl.FakeS3.fail;
 import static io.objectcommit.fs.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +29,7 @@ class RetryStatisticsTest {
   private S3ObjectStore store() {
     StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 * MIB, 5 * MIB,
         StoreOptions.ConditionalWritesMode.ASSUME, ".objectcommit/probe/");
-    return new S3ObjectStore("test-bucket", s3.client(), o, EncryptionSettings.none(), "bucket 'test-bucket'",
+    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, "bucket 'test-bucket'",
         () -> { }, ms -> { });
   }
 

@@ -63,20 +63,22 @@ class S3ClientFactoryTest {
     }
   }
 
+  private static final SdkBinding V1 = new io.objectcommit.fs.impl.v1.V1Binding();
+
   @Test
   void cacheSharesClientsByReferenceCount() throws IOException {
     S3ClientSettings a = settings("fs.s3a.endpoint", "http://127.0.0.1:4566");
     S3ClientSettings sameAsA = settings("fs.s3a.endpoint", "http://127.0.0.1:4566/");
     S3ClientSettings b = settings("fs.s3a.endpoint", "http://127.0.0.1:4567");
     int before = S3ClientCache.size();
-    S3ClientCache.Lease l1 = S3ClientCache.acquire(a);
-    S3ClientCache.Lease l2 = S3ClientCache.acquire(sameAsA);
-    S3ClientCache.Lease other = S3ClientCache.acquire(b);
+    S3ClientCache.Lease l1 = S3ClientCache.acquire(a, V1);
+    S3ClientCache.Lease l2 = S3ClientCache.acquire(sameAsA, V1);
+    S3ClientCache.Lease other = S3ClientCache.acquire(b, V1);
     assertSame(l1.client(), l2.client());
     assertNotSame(l1.client(), other.client());
     assertEquals(before + 2, S3ClientCache.size());
 
-    AmazonS3 first = l1.client();
+    Object first = l1.client();
     l1.close();
     l1.close(); // idempotent: does not release l2's hold
     assertSame(first, l2.client());
@@ -84,7 +86,7 @@ class S3ClientFactoryTest {
     l2.close();
     assertEquals(before + 1, S3ClientCache.size());
 
-    try (S3ClientCache.Lease again = S3ClientCache.acquire(a)) {
+    try (S3ClientCache.Lease again = S3ClientCache.acquire(a, V1)) {
       assertNotSame(first, again.client());
       assertTrue(again.toString().startsWith("Lease{bucket 'test-bucket' at endpoint http://127.0.0.1:4566"));
     }

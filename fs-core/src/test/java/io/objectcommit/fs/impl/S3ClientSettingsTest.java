@@ -43,8 +43,10 @@ class S3ClientSettingsTest {
     assertEquals("bucket 'b' at AWS S3 (region us-east-1)", s.describe());
     assertEquals("S3ClientSettings{bucket 'b' at AWS S3 (region us-east-1), pathStyle=false, https=true,"
         + " maxConnections=96, establishTimeoutMs=5000, socketTimeoutMs=200000, requestTimeoutMs=0,"
-        + " credentials=providers [TemporaryAWSCredentialsProvider, SimpleAWSCredentialsProvider,"
-        + " EnvironmentVariableCredentialsProvider, IAMInstanceCredentialsProvider], no keys, encryption=none}",
+        + " v2{regionSetting=null, crossRegionAccess=true, acquisitionTimeoutMs=60000, connectionTtlMs=300000,"
+        + " idleTimeMs=60000, tcpKeepAlive=false, expectContinue=true, partUploadTimeoutMs=900000,"
+        + " checksumCalculation=false, md5Header=true},"
+        + " credentials=providers (Hadoop's default list), no keys, encryption=none}",
         s.toString());
   }
 
@@ -185,7 +187,7 @@ class S3ClientSettingsTest {
         {"fs.s3a.path.style.access", "true"}, {"fs.s3a.connection.maximum", "5"},
         {"fs.s3a.connection.establish.timeout", "1"}, {"fs.s3a.connection.timeout", "1"},
         {"fs.s3a.connection.request.timeout", "1"}, {"fs.s3a.encryption.algorithm", "AES256"},
-        {"fs.s3a.aws.credentials.provider", CredentialsBinding.S3A_ANONYMOUS}};
+        {"fs.s3a.aws.credentials.provider", CredentialProviders.S3A_ANONYMOUS}};
     for (String[] v : variants) {
       Configuration c = conf(base);
       c.set(v[0], v[1]);

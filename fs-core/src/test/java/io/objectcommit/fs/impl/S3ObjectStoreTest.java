@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.impl.v1.V1Calls;
 import static io.objectcommit.fs.impl.FakeS3.fail;
 import static io.objectcommit.fs.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +62,7 @@ class S3ObjectStoreTest {
   private S3ObjectStore store(StoreOptions.ConditionalWritesMode mode) {
     StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB, mode,
         ".objectcommit/probe/");
-    return new S3ObjectStore("test-bucket", s3.client(), o, EncryptionSettings.none(), WHERE, () -> { }, sleeps::add);
+    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { }, sleeps::add);
   }
 
   private S3ObjectStore store() {
@@ -79,14 +80,14 @@ class S3ObjectStoreTest {
     md.setHeader("ETag", etag);
     md.setContentLength(3);
     if (writeId != null) {
-      md.addUserMetadata(S3Requests.WRITE_ID, writeId);
+      md.addUserMetadata(S3Calls.WRITE_ID, writeId);
     }
     return md;
   }
 
   private String writeIdOfPut(int index) {
     return s3.requests("putObject", PutObjectRequest.class).get(index).getMetadata()
-        .getUserMetaDataOf(S3Requests.WRITE_ID);
+        .getUserMetaDataOf(S3Calls.WRITE_ID);
   }
 
   @Test
@@ -366,7 +367,7 @@ class S3ObjectStoreTest {
     s3.on("putObject", fail(503, "SlowDown"));
     StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB,
         StoreOptions.ConditionalWritesMode.ASSUME, "p/");
-    S3ObjectStore store = new S3ObjectStore("test-bucket", s3.client(), o, EncryptionSettings.none(), WHERE, () -> { },
+    S3ObjectStore store = new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { },
         ms -> {
           throw new InterruptedException();
         });

@@ -1,6 +1,5 @@
 package io.objectcommit.fs.it;
 
-import io.objectcommit.fs.ObjectStores;
 import io.objectcommit.fs.testing.AbstractObjectStoreContractTest;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
@@ -9,13 +8,17 @@ import org.junit.jupiter.api.BeforeEach;
 /**
  * The {@link AbstractObjectStoreContractTest} on the real {@code S3ObjectStore} against an S3 implementation
  * (LocalStack unless configured otherwise): the behaviour the in-memory store of the unit tests is checked
- * against ({@code InMemoryObjectStoreTest} runs the same suite).
+ * against ({@code InMemoryObjectStoreTest} runs the same suite). Run on each SDK binding
+ * ({@link S3ObjectStoreContractV1IT}, {@link S3ObjectStoreContractV2IT}).
  */
 @S3IntegrationTest
-class S3ObjectStoreContractIT extends AbstractObjectStoreContractTest {
+abstract class S3ObjectStoreContractIT extends AbstractObjectStoreContractTest {
+
+  /** The binding under test. */
+  abstract Sdk sdk();
 
   @BeforeEach
   void open(S3TestBucket bucket) throws Exception {
-    use(ObjectStores.open(bucket.name(), contractConfiguration(bucket.hadoopConfiguration())), bucket.key(""));
+    use(sdk().open(bucket.name(), contractConfiguration(bucket.hadoopConfiguration())), bucket.key(""));
   }
 }

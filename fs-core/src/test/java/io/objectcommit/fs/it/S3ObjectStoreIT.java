@@ -11,7 +11,6 @@ import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.ObjectChangedException;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.StoreCapabilities;
 import io.objectcommit.fs.UploadedPart;
@@ -41,14 +40,20 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every store operation against a real S3 implementation (LocalStack unless configured otherwise). */
+/**
+ * Every store operation against a real S3 implementation (LocalStack unless configured otherwise), on each SDK
+ * binding ({@link S3ObjectStoreV1IT}, {@link S3ObjectStoreV2IT}).
+ */
 @S3IntegrationTest
-class S3ObjectStoreIT {
+abstract class S3ObjectStoreIT {
+
+  /** The binding under test. */
+  abstract Sdk sdk();
 
   private static final int MIB = 1024 * 1024;
 
-  private static ObjectStore open(S3TestBucket bucket) throws Exception {
-    return ObjectStores.open(bucket.name(), conf(bucket));
+  private ObjectStore open(S3TestBucket bucket) throws Exception {
+    return sdk().open(bucket.name(), conf(bucket));
   }
 
   static Configuration conf(S3TestBucket bucket) {

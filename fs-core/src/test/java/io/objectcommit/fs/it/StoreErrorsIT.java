@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.WriteCondition;
 import io.objectcommit.fs.impl.S3ClientCache;
@@ -27,7 +26,10 @@ import org.junit.jupiter.api.Test;
  * unreachable endpoint, refused credentials, a malformed endpoint URL.
  */
 @S3IntegrationTest
-class StoreErrorsIT {
+abstract class StoreErrorsIT {
+
+  /** The binding under test ({@link StoreErrorsV1IT}, {@link StoreErrorsV2IT}): the same errors on both. */
+  abstract Sdk sdk();
 
   private static final String SECRET = "s3cr3t-do-not-leak-4711";
   private static final long QUICK_MS = 15_000;
@@ -58,7 +60,7 @@ class StoreErrorsIT {
     String url = endpoint.uri().toString();
     Configuration conf = confFor(url);
     endpoint.s3aOptions().forEach(conf::set);
-    try (ObjectStore store = ObjectStores.open(bucket, conf)) {
+    try (ObjectStore store = sdk().open(bucket, conf)) {
       long t0 = System.currentTimeMillis();
       FileNotFoundException head = assertThrows(FileNotFoundException.class, () -> store.head("k"));
       assertTrue(head.getMessage().contains("no such bucket"), head.getMessage());
@@ -72,7 +74,7 @@ class StoreErrorsIT {
   @Test
   void anUnreachableEndpoint() throws Exception {
     String url = StubEndpoints.closedLoopbackUrl();
-    try (ObjectStore store = ObjectStores.open("oc-unreachable", confFor(url))) {
+    try (ObjectStore store = sdk().open("oc-unreachable", confFor(url))) {
       long t0 = System.currentTimeMillis();
       IOException e = assertThrows(IOException.class, () -> store.getBytes("k"));
       long took = System.currentTimeMillis() - t0;
@@ -89,7 +91,7 @@ class StoreErrorsIT {
     Configuration conf = confFor(url);
     endpoint.s3aOptions().forEach(conf::set);
     conf.unset("fs.objectcommit.conditional-writes"); // the default, detect: the first write probes the bucket
-    try (ObjectStore store = ObjectStores.open(bucket, conf)) {
+    try (ObjectStore store = sdk().open(bucket, conf)) {
       long t0 = System.currentTimeMillis();
       FileNotFoundException e = assertThrows(FileNotFoundException.class,
           () -> store.createExclusive("dir/k", Payload.of(new byte[] {1})));
@@ -105,7 +107,7 @@ class StoreErrorsIT {
   @Test
   void aClosedPortFoundByTheConditionalWriteCheck() throws Exception {
     String url = StubEndpoints.closedLoopbackUrl();
-    try (ObjectStore store = ObjectStores.open("oc-closed-port", confFor(url))) {
+    try (ObjectStore store = sdk().open("oc-closed-port", confFor(url))) {
       long t0 = System.currentTimeMillis();
       PathIOException e = assertThrows(PathIOException.class,
           () -> store.createExclusive("dir/k", Payload.of(new byte[] {1})));
@@ -121,7 +123,7 @@ class StoreErrorsIT {
   @Test
   void refusedCredentials() throws Exception {
     try (StubEndpoints.RefusingS3 refusing = StubEndpoints.refusingCredentials();
-        ObjectStore store = ObjectStores.open("oc-refused", confFor(refusing.url()))) {
+        ObjectStore store = sdk().open("oc-refused", confFor(refusing.url()))) {
       String url = refusing.url();
       long t0 = System.currentTimeMillis();
       AccessDeniedException e = assertThrows(AccessDeniedException.class, () -> store.getBytes("k"));
@@ -135,7 +137,7 @@ class StoreErrorsIT {
   @Test
   void aMalformedEndpointUrl() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ObjectStores.open("oc-malformed", confFor("http://bad host:99")));
+        () -> sdk().open("oc-malformed", confFor("http://bad host:99")));
     assertTrue(e.getMessage().contains("fs.s3a.endpoint") && e.getMessage().contains("oc-malformed"), e.getMessage());
     assertFalse(e.getMessage().contains(SECRET));
   }
@@ -143,9 +145,9 @@ class StoreErrorsIT {
   @Test
   void storesOfTheSameSettingsShareOneClient(S3TestBucket bucket) throws Exception {
     Configuration conf = S3ObjectStoreIT.conf(bucket);
-    try (ObjectStore a = ObjectStores.open(bucket.name(), conf)) {
+    try (ObjectStore a = sdk().open(bucket.name(), conf)) {
       long builtAfterFirst = S3ClientCache.clientsBuilt();
-      try (ObjectStore b = ObjectStores.open(bucket.name(), new Configuration(conf))) {
+      try (ObjectStore b = sdk().open(bucket.name(), new Configuration(conf))) {
         assertEquals(builtAfterFirst, S3ClientCache.clientsBuilt(), "the second store built no client of its own");
         a.put(bucket.key("shared"), Payload.of(new byte[] {1}), WriteCondition.none());
         assertTrue(b.head(bucket.key("shared")).isPresent());
@@ -154,7 +156,7 @@ class StoreErrorsIT {
     Configuration other = S3ObjectStoreIT.conf(bucket);
     other.set("fs.s3a.connection.maximum", "7");
     long before = S3ClientCache.clientsBuilt();
-    try (ObjectStore c = ObjectStores.open(bucket.name(), other)) {
+    try (ObjectStore c = sdk().open(bucket.name(), other)) {
       assertEquals(before + 1, S3ClientCache.clientsBuilt(), "other settings: another client (the count can fail)");
     }
   }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.objectcommit.fs.GuaranteeReport;
 import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
 import io.objectcommit.fs.StoreGuarantee;
 import io.objectcommit.fs.impl.GuaranteeCheck;
 import io.objectcommit.testsupport.S3Endpoints;
@@ -17,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The conditional-write check against the store of this run ({@code OBJECTCOMMIT_S3_STORE}): each store of the
@@ -41,19 +42,21 @@ class StoreGuaranteesIT {
       S3Store.MOTO, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
       S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));
 
-  static ObjectStore openAssumed(S3TestBucket bucket) throws Exception {
+  static ObjectStore openAssumed(S3TestBucket bucket, Sdk sdk) throws Exception {
     Configuration conf = bucket.hadoopConfiguration();
     conf.set("fs.objectcommit.conditional-writes", "assume");
-    return ObjectStores.open(bucket.name(), conf);
+    return sdk.open(bucket.name(), conf);
   }
 
-  @Test
-  void theCheckFindsWhatTheStoreGuarantees(S3TestBucket bucket) throws Exception {
+  /** On each SDK binding: the guarantees are the store's, whichever SDK sends the requests. */
+  @ParameterizedTest(name = "SDK {0}")
+  @EnumSource(Sdk.class)
+  void theCheckFindsWhatTheStoreGuarantees(Sdk sdk, S3TestBucket bucket) throws Exception {
     S3Store store = S3Endpoints.store();
-    try (ObjectStore s = openAssumed(bucket)) {
+    try (ObjectStore s = openAssumed(bucket, sdk)) {
       GuaranteeReport report = new GuaranteeCheck(s, bucket.key(""), GuaranteeCheck.DEFAULT_ROUNDS,
           GuaranteeCheck.DEFAULT_WRITERS).run(EnumSet.allOf(StoreGuarantee.class));
-      System.out.println("STORE-MATRIX " + store.description() + ": " + report);
+      System.out.println("STORE-MATRIX " + store.description() + " (SDK " + sdk.value() + "): " + report);
       if (EXPECTED_FAILURES.containsKey(store)) {
         Set<StoreGuarantee> failed = EnumSet.noneOf(StoreGuarantee.class);
         failed.addAll(report.failures().keySet());
@@ -77,7 +80,7 @@ class StoreGuaranteesIT {
   void measureRaces(S3TestBucket bucket) throws Exception {
     assumeTrue(Boolean.getBoolean("objectcommit.measure.races"), "measurement only on request");
     S3Store store = S3Endpoints.store();
-    try (ObjectStore s = openAssumed(bucket)) {
+    try (ObjectStore s = openAssumed(bucket, Sdk.V1)) {
       for (int writers : new int[] {2, 4, 8, 16}) {
         GuaranteeReport r = new GuaranteeCheck(s, bucket.key(""), 50, writers).run(EnumSet.of(
             StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));

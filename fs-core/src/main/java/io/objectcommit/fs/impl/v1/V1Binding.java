@@ -1,0 +1,32 @@
+package io.objectcommit.fs.impl.v1;
+
+import com.amazonaws.services.s3.AmazonS3;
+import io.objectcommit.fs.impl.EncryptionSettings;
+import io.objectcommit.fs.impl.S3Calls;
+import io.objectcommit.fs.impl.S3ClientFactory;
+import io.objectcommit.fs.impl.S3ClientSettings;
+import io.objectcommit.fs.impl.SdkBinding;
+
+/** The SDK v1 binding: clients from {@link S3ClientFactory}, requests through {@link V1Calls}. */
+public final class V1Binding implements SdkBinding {
+
+  @Override
+  public String name() {
+    return "v1";
+  }
+
+  @Override
+  public Object newClient(S3ClientSettings settings) {
+    return S3ClientFactory.create(settings);
+  }
+
+  @Override
+  public S3Calls calls(Object client, String bucket, EncryptionSettings encryption) {
+    return new V1Calls(bucket, (AmazonS3) client, encryption);
+  }
+
+  @Override
+  public void shutdown(Object client) {
+    ((AmazonS3) client).shutdown();
+  }
+}

@@ -1,0 +1,31 @@
+package io.objectcommit.fs.impl.v2;
+
+import io.objectcommit.fs.impl.EncryptionSettings;
+import io.objectcommit.fs.impl.S3Calls;
+import io.objectcommit.fs.impl.S3ClientSettings;
+import io.objectcommit.fs.impl.SdkBinding;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** The SDK v2 binding: clients from {@link V2ClientFactory}, requests through {@link V2Calls}. */
+public final class V2Binding implements SdkBinding {
+
+  @Override
+  public String name() {
+    return "v2";
+  }
+
+  @Override
+  public Object newClient(S3ClientSettings settings) {
+    return V2ClientFactory.create(settings);
+  }
+
+  @Override
+  public S3Calls calls(Object client, String bucket, EncryptionSettings encryption) {
+    return new V2Calls(bucket, (S3Client) client, encryption);
+  }
+
+  @Override
+  public void shutdown(Object client) {
+    ((S3Client) client).close();
+  }
+}

@@ -1,0 +1,97 @@
+package io.objectcommit.fs.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.fs.impl.S3ClientSettings;
+import io.objectcommit.fs.impl.v2.V2ClientFactory;
+import io.objectcommit.testsupport.S3Endpoint;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * The SDK v2 client built by {@link V2ClientFactory} from only the settings a user of {@code s3a://} has (a fresh
+ * Configuration with Hadoop's defaults, endpoint, region, path style, keys), against a real S3 implementation:
+ * put, get, and an exclusive create that the store refuses the second time. And the same with the keys only in
+ * the environment of a child JVM ({@link V2ClientChild}), the provider list left at Hadoop's default.
+ */
+@S3IntegrationTest
+class V2ClientIT {
+
+  /** What a user has: Hadoop's defaults (core-default.xml), and the s3a settings of the store. */
+  static Configuration userConf(S3Endpoint e, boolean withKeys) {
+    Configuration c = new Configuration();
+    c.set("fs.s3a.endpoint", e.uri().toString());
+    c.set("fs.s3a.endpoint.region", e.region());
+    c.set("fs.s3a.path.style.access", "true");
+    if (withKeys) {
+      c.set("fs.s3a.access.key", e.accessKey());
+      c.set("fs.s3a.secret.key", e.secretKey());
+    }
+    return c;
+  }
+
+  /** Put, get, exclusive create (refused with 412 once the key exists); returns what was read. */
+  static String putGetExclusive(S3Client s3, String bucket, String key) {
+    s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("one"));
+    String read = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asString(StandardCharsets.UTF_8);
+    String fresh = key + "-exclusive";
+    s3.putObject(exclusive(bucket, fresh), RequestBody.fromString("first"));
+    S3Exception refused = assertThrows(S3Exception.class,
+        () -> s3.putObject(exclusive(bucket, fresh), RequestBody.fromString("second")));
+    assertEquals(412, refused.statusCode());
+    assertEquals("first", s3.getObjectAsBytes(b -> b.bucket(bucket).key(fresh)).asString(StandardCharsets.UTF_8));
+    return read;
+  }
+
+  /** If-None-Match: * as a header (SDK 2.24 has no typed field for it). */
+  private static PutObjectRequest exclusive(String bucket, String key) {
+    return PutObjectRequest.builder().bucket(bucket).key(key)
+        .overrideConfiguration(o -> o.putHeader("If-None-Match", "*")).build();
+  }
+
+  @Test
+  void onlyTheSettingsAUserHas(S3TestBucket bucket) throws Exception {
+    S3ClientSettings s = S3ClientSettings.from(userConf(bucket.endpoint(), true), bucket.name());
+    try (S3Client s3 = V2ClientFactory.create(s)) {
+      assertEquals("one", putGetExclusive(s3, bucket.name(), bucket.key("v2/user-settings")));
+    }
+  }
+
+  @Test
+  void keysOnlyInTheEnvironmentOfAChildJvm(S3TestBucket bucket, @TempDir Path dir) throws Exception {
+    S3Endpoint e = bucket.endpoint();
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-cp", System.getProperty("java.class.path"), V2ClientChild.class.getName(),
+        e.uri().toString(), e.region(), bucket.name(), bucket.key("v2/child-env")));
+    Path out = dir.resolve("child.out");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+    pb.environment().putAll(Map.of("AWS_ACCESS_KEY_ID", e.accessKey(), "AWS_SECRET_ACCESS_KEY", e.secretKey(),
+        "AWS_EC2_METADATA_DISABLED", "true"));
+    Process p = pb.start();
+    try {
+      assertTrue(p.waitFor(3, TimeUnit.MINUTES), "the child JVM did not finish in 3 minutes");
+    } finally {
+      p.destroyForcibly();
+    }
+    String output = Files.readString(out);
+    assertEquals(0, p.exitValue(), () -> "the child failed:\n" + output);
+    assertTrue(output.contains(V2ClientChild.OK), output);
+  }
+}

@@ -61,7 +61,8 @@ public final class FsCoreConstants {
 
   /**
    * Comma-separated credential provider classes, asked in order as S3A asks them: a provider with nothing to give
-   * is skipped, the first that gives credentials wins. Empty means the default below, as in S3A: {@value}.
+   * is skipped, the first that gives credentials wins. Unset or empty means S3A's built-in list of the binding's
+   * Hadoop line ({@code CredentialProviders.Line}): {@value}.
    */
   public static final String CREDENTIALS_PROVIDER = "fs.s3a.aws.credentials.provider";
 
@@ -120,6 +121,10 @@ public final class FsCoreConstants {
    */
   public static final String CROSS_REGION_ACCESS = "fs.s3a.cross.region.access.enabled";
   public static final boolean CROSS_REGION_ACCESS_DEFAULT = true;
+
+  /** Use the AWS FIPS endpoints (only with no endpoint or the central one, as S3A 3.4 requires): {@value}. */
+  public static final String ENDPOINT_FIPS = "fs.s3a.endpoint.fips";
+  public static final boolean ENDPOINT_FIPS_DEFAULT = false;
 
   /** How long a request waits for a pooled connection: {@value}. */
   public static final String ACQUISITION_TIMEOUT = "fs.s3a.connection.acquisition.timeout";

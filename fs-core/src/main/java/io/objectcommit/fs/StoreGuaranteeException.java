@@ -11,7 +11,8 @@ public class StoreGuaranteeException extends ConditionalWritesUnsupportedExcepti
 
   private static final long serialVersionUID = 1L;
 
-  private final transient Map<StoreGuarantee, String> failed;
+  /** An immutable map (serializable: the exception travels from Spark tasks to the driver). */
+  private final Map<StoreGuarantee, String> failed;
 
   public StoreGuaranteeException(String path, String detail, Map<StoreGuarantee, String> failed) {
     super(path, detail);

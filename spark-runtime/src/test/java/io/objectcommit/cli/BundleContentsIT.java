@@ -90,4 +90,27 @@ class BundleContentsIT {
           jar.getManifest().getMainAttributes().getValue("Main-Class"));
     }
   }
+
+  /**
+   * The bundle's checkpoint manager implements the {@code CheckpointFileManager} of the Spark this test runs on
+   * (each line's bundle module runs this test against its own Spark): Spark 4.1 moved the interface to
+   * {@code ...streaming.checkpointing}, and a bundle of another line would fail at query start.
+   */
+  @Test
+  void theCheckpointManagerImplementsThisSparksInterface() throws IOException {
+    String moved = "org.apache.spark.sql.execution.streaming.checkpointing.CheckpointFileManager";
+    boolean spark41 = getClass().getClassLoader().getResource(moved.replace('.', '/') + ".class") != null;
+    String expected = spark41 ? moved : "org.apache.spark.sql.execution.streaming.CheckpointFileManager";
+    byte[] manager;
+    try (JarFile jar = new JarFile(bundle().toFile())) {
+      manager = jar.getInputStream(jar.getEntry("io/objectcommit/checkpoint/CheckpointFileManagerImpl.class"))
+          .readAllBytes();
+    }
+    // the class file names its interface in its constant pool (modified UTF-8, ASCII here)
+    String constants = new String(manager, java.nio.charset.StandardCharsets.ISO_8859_1);
+    String other = spark41 ? "org/apache/spark/sql/execution/streaming/CheckpointFileManager"
+        : moved.replace('.', '/');
+    assertTrue(constants.contains(expected.replace('.', '/')), "implements " + expected);
+    assertTrue(!constants.contains(other), "does not implement " + other);
+  }
 }

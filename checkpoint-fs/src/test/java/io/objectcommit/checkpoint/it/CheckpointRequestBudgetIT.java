@@ -3,7 +3,7 @@ package io.objectcommit.checkpoint.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.checkpoint.CheckpointFileManagerImpl;
+import io.objectcommit.checkpoint.impl.CheckpointFiles;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.RequestCounts;
@@ -11,8 +11,8 @@ import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.execution.streaming.CheckpointFileManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The request budget of the S3 backend, counted by the proxy: a new checkpoint file written through the
- * CheckpointFileManager costs at most 2 requests (the data PUT and the manifest's conditional PUT), with no
+ * checkpoint manager's operations ({@link CheckpointFiles}, which every Spark line's CheckpointFileManagerImpl
+ * delegates to) costs at most 2 requests (the data PUT and the manifest's conditional PUT), with no
  * LIST, no COPY and no HEAD; the same on both SDK bindings.
  */
 @S3IntegrationTest
@@ -51,7 +52,7 @@ class CheckpointRequestBudgetIT {
       Configuration conf = CkptTestSupport.conf(proxy.endpoint(), bucket);
       conf.set("fs.objectcommit.sdk", sdk);
       Path dir = CkptTestSupport.path(bucket, bucket.prefix() + query + "/offsets");
-      CheckpointFileManager fm = new CheckpointFileManagerImpl(dir, conf);
+      CheckpointFiles fm = new CheckpointFiles(dir, conf);
       fm.mkdirs(dir);
       write(fm, new Path(dir, "0"), false); // the first write of a process also reads the directory once
       RequestCounts start = proxy.counts();
@@ -68,13 +69,13 @@ class CheckpointRequestBudgetIT {
       }
       RequestCounts all = proxy.counts().minus(start);
       // and every file is there, listed from the manifest
-      assertEquals(21, fm.list(dir).length);
+      assertEquals(21, fm.list(dir, p -> true).length);
       return all;
     }
   }
 
-  private static void write(CheckpointFileManager fm, Path p, boolean overwrite) throws Exception {
-    try (CheckpointFileManager.CancellableFSDataOutputStream out = fm.createAtomic(p, overwrite)) {
+  private static void write(CheckpointFiles fm, Path p, boolean overwrite) throws Exception {
+    try (FSDataOutputStream out = fm.createAtomic(p, overwrite)) {
       out.write(("{\"batch\":\"" + p.getName() + "\"}").getBytes(StandardCharsets.UTF_8));
     }
   }
@@ -84,12 +85,12 @@ class CheckpointRequestBudgetIT {
     try (S3FaultProxy proxy = S3FaultProxy.start(bucket.endpoint())) {
       Configuration conf = CkptTestSupport.conf(proxy.endpoint(), bucket);
       Path dir = CkptTestSupport.path(bucket, bucket.prefix() + "query/commits");
-      CheckpointFileManager fm = new CheckpointFileManagerImpl(dir, conf);
+      CheckpointFiles fm = new CheckpointFiles(dir, conf);
       fm.mkdirs(dir);
       RequestCounts before = proxy.counts();
-      CheckpointFileManager.CancellableFSDataOutputStream out = fm.createAtomic(new Path(dir, "7"), false);
+      FSDataOutputStream out = fm.createAtomic(new Path(dir, "7"), false);
       out.write("partial".getBytes(StandardCharsets.UTF_8));
-      out.cancel();
+      CheckpointFiles.cancel(out);
       assertEquals(0, proxy.counts().minus(before).total(), "nothing was sent");
       assertTrue(!fm.exists(new Path(dir, "7")));
       assertTrue(bucket.listKeys("query/commits/").isEmpty(), "no object: " + bucket.listKeys(""));

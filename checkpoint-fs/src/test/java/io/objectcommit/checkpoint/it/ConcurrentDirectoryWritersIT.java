@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.objectcommit.fs.ConditionalWritesUnsupportedException;
+import io.objectcommit.fs.EmulationRefusedException;
 import io.objectcommit.fs.StoreGuarantee;
 import io.objectcommit.fs.StoreGuaranteeException;
 import io.objectcommit.testsupport.S3Endpoints;
@@ -92,6 +93,25 @@ class ConcurrentDirectoryWritersIT {
     System.out.println("STORE-MATRIX S3Proxy 4.1.0 with conditional-writes=assume: " + listed + " of "
         + WRITERS * FILES_EACH + " files listed after " + WRITERS + " concurrent writers");
     assertTrue(listed < WRITERS * FILES_EACH, "every create returned normally, yet files are lost: " + listed);
+  }
+
+  /**
+   * {@code emulate} (a HEAD before each write) cannot keep concurrent writers into one directory safe: the file
+   * system refuses it when it opens, naming the component and the key, before anything is written (any store).
+   */
+  @Test
+  void emulatedConditionalWritesAreRefusedUpFront(S3TestBucket bucket) {
+    Configuration conf = CkptTestSupport.conf(bucket.endpoint(), bucket);
+    conf.set("fs.objectcommit.conditional-writes", "emulate");
+    EmulationRefusedException e = assertThrows(EmulationRefusedException.class, () -> {
+      try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
+        CkptTestSupport.write(fs, CkptTestSupport.path(bucket, bucket.prefix() + "e/first"), "x", false);
+      }
+    });
+    assertEquals("checkpoint-fs (ckpt://)", e.component());
+    assertEquals("fs.objectcommit.conditional-writes", e.setting());
+    assertTrue(e.getMessage().contains("fs.objectcommit.conditional-writes=emulate"), e.getMessage());
+    assertEquals(List.of(), bucket.listKeys(""), "nothing written");
   }
 
   /** Writes {@link #FILES_EACH} files from each of {@link #WRITERS} FileSystems at once; returns how many are listed. */

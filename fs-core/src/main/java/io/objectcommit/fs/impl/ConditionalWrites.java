@@ -1,6 +1,7 @@
 package io.objectcommit.fs.impl;
 
 import io.objectcommit.fs.ConditionalWritesUnsupportedException;
+import io.objectcommit.fs.EmulationRefusedException;
 import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.ObjectInfo;
 import io.objectcommit.fs.Payload;
@@ -91,7 +92,7 @@ final class ConditionalWrites {
   void require(Set<StoreGuarantee> needed, String who, String trigger) throws IOException {
     try {
       StoreGuarantees.require(options, where, requests.bucket(), who, needed, assumed);
-    } catch (ConditionalWritesUnsupportedException refused) {
+    } catch (ConditionalWritesUnsupportedException | EmulationRefusedException refused) {
       throw refused;
     } catch (IOException e) {
       throw ProbeFailure.describe(e, trigger, requests.bucket(), where);

@@ -33,7 +33,8 @@ public final class CredentialProviders {
   /** The SDK v1 environment provider (Hadoop 3.3's default list); S3A 3.4 maps it to {@link #V2_ENVIRONMENT}. */
   public static final String SDK_ENVIRONMENT = "com.amazonaws.auth.EnvironmentVariableCredentialsProvider";
   /** The SDK v2 environment provider (Hadoop 3.4's default list). */
-  public static final String V2_ENVIRONMENT = "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider";
+  public static final String V2_ENVIRONMENT =
+      "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider";
   /** S3A replaces it with {@value #S3A_IAM}; so do we. */
   public static final String SDK_INSTANCE = "com.amazonaws.auth.InstanceProfileCredentialsProvider";
   /** S3A 3.4 maps it to {@value #S3A_IAM}; so do we (on both SDKs). */
@@ -287,7 +288,10 @@ public final class CredentialProviders {
   private static Method publicFactory(Class<?> cls, String name) {
     try {
       Method m = cls.getMethod(name);
-      return Modifier.isStatic(m.getModifiers()) && cls.isAssignableFrom(m.getReturnType()) ? m : null;
+      // Returns the class, a subclass, or an interface it implements (the SDK's provider interface).
+      Class<?> r = m.getReturnType();
+      return Modifier.isStatic(m.getModifiers()) && (cls.isAssignableFrom(r) || r.isAssignableFrom(cls))
+          && r != Object.class ? m : null;
     } catch (NoSuchMethodException e) {
       return null;
     }

@@ -8,8 +8,8 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The credential part of {@link S3ClientSettings}: keys (secrets), the provider class names as configured (after
  * the provider mapping; empty when unset or empty: each binding then asks its Hadoop line's default list, see
- * {@link CredentialProviders.Line}) and, when a custom class is listed, the configuration it is built with. Package-private because it holds secrets; its
- * {@link #toString()} and {@link #cacheKey()} do not show them.
+ * {@link CredentialProviders.Line}) and, when a custom class is listed, the configuration it is built with.
+ * Package-private because it holds secrets; its {@link #toString()} and {@link #cacheKey()} do not show them.
  */
 final class CredentialSettings {
 

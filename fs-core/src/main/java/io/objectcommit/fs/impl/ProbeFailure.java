@@ -4,9 +4,6 @@ import io.objectcommit.fs.FsCoreConstants;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
 import org.apache.hadoop.fs.PathIOException;
 
@@ -58,11 +55,11 @@ final class ProbeFailure {
       return "access was refused (403): check the credentials (fs.s3a.access.key, fs.s3a.secret.key,"
           + " fs.s3a.aws.credentials.provider) and the bucket policy";
     }
-    Throwable cause = rootNetworkCause(e);
-    if (cause instanceof ConnectException || cause instanceof NoRouteToHostException) {
+    RequestFailure.Network network = networkOf(e);
+    if (network == RequestFailure.Network.REFUSED) {
       return "the endpoint refused the connection (is it up, and is fs.s3a.endpoint right?)";
     }
-    if (cause instanceof UnknownHostException) {
+    if (network == RequestFailure.Network.UNKNOWN_HOST) {
       return "unknown host (check fs.s3a.endpoint)";
     }
     return "the store answered with an error";
@@ -76,17 +73,17 @@ final class ProbeFailure {
     if (e instanceof FileNotFoundException || e instanceof AccessDeniedException) {
       return false;
     }
-    Throwable cause = rootNetworkCause(e);
-    return !(cause instanceof ConnectException || cause instanceof NoRouteToHostException
-        || cause instanceof UnknownHostException);
+    RequestFailure.Network network = networkOf(e);
+    return network != RequestFailure.Network.REFUSED && network != RequestFailure.Network.UNKNOWN_HOST;
   }
 
-  private static Throwable rootNetworkCause(Throwable e) {
+  /** The network problem of the failed request behind {@code e} (classified once, by {@link RequestFailure}). */
+  private static RequestFailure.Network networkOf(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException) {
-        return t;
+      if (t instanceof RequestFailure) {
+        return ((RequestFailure) t).network();
       }
     }
-    return null;
+    return RequestFailure.Network.NONE;
   }
 }

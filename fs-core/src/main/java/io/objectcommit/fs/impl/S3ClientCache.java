@@ -31,7 +31,7 @@ public final class S3ClientCache {
     synchronized (CLIENTS) {
       Entry e = CLIENTS.get(key);
       if (e == null) {
-        e = new Entry(key, settings.describe() + " (SDK " + binding.name() + ")", binding,
+        e = new Entry(key, settings.describe() + " (SDK " + binding.name() + ")", binding, settings,
             binding.newClient(settings));
         CLIENTS.put(key, e);
         built++;
@@ -71,13 +71,15 @@ public final class S3ClientCache {
     final String key;
     final String description;
     final SdkBinding binding;
+    final S3ClientSettings settings;
     final Object client;
     int leases;
 
-    Entry(String key, String description, SdkBinding binding, Object client) {
+    Entry(String key, String description, SdkBinding binding, S3ClientSettings settings, Object client) {
       this.key = key;
       this.description = description;
       this.binding = binding;
+      this.settings = settings;
       this.client = client;
     }
   }
@@ -102,7 +104,7 @@ public final class S3ClientCache {
 
     /** The requests of {@code bucket} through the shared client. */
     public S3Calls calls(String bucket, EncryptionSettings encryption) {
-      return entry.binding.calls(client(), bucket, encryption);
+      return entry.binding.calls(client(), entry.settings, bucket, encryption);
     }
 
     /** Releases the client: the last lease shuts it down. */

@@ -30,6 +30,8 @@ import static io.objectcommit.fs.FsCoreConstants.ENCRYPTION_KEY;
 import static io.objectcommit.fs.FsCoreConstants.ENCRYPTION_KEY_OLD;
 import static io.objectcommit.fs.FsCoreConstants.ENDPOINT;
 import static io.objectcommit.fs.FsCoreConstants.ENDPOINT_DEFAULT;
+import static io.objectcommit.fs.FsCoreConstants.ENDPOINT_FIPS;
+import static io.objectcommit.fs.FsCoreConstants.ENDPOINT_FIPS_DEFAULT;
 import static io.objectcommit.fs.FsCoreConstants.ENDPOINT_REGION;
 import static io.objectcommit.fs.FsCoreConstants.ENDPOINT_REGION_DEFAULT;
 import static io.objectcommit.fs.FsCoreConstants.ESTABLISH_TIMEOUT;
@@ -83,6 +85,7 @@ public final class S3ClientSettings {
   private final int requestTimeoutMs;
   private final String regionSetting;
   private final boolean crossRegionAccess;
+  private final boolean fips;
   private final int acquisitionTimeoutMs;
   private final long connectionTtlMs;
   private final long idleTimeMs;
@@ -107,6 +110,12 @@ public final class S3ClientSettings {
     this.requestTimeoutMs = intMs(r, REQUEST_TIMEOUT, REQUEST_TIMEOUT_DEFAULT_MS, 0);
     this.regionSetting = regionSetting(r);
     this.crossRegionAccess = r.getBoolean(CROSS_REGION_ACCESS, CROSS_REGION_ACCESS_DEFAULT);
+    this.fips = r.getBoolean(ENDPOINT_FIPS, ENDPOINT_FIPS_DEFAULT);
+    if (fips && endpointUrl != null && !java.net.URI.create(endpointUrl).getHost().endsWith("s3.amazonaws.com")) {
+      throw new IllegalArgumentException(r.effectiveKey(ENDPOINT_FIPS) + " is true but " + r.effectiveKey(ENDPOINT)
+          + " is " + endpointUrl + " for bucket '" + bucket + "': with FIPS, leave the endpoint empty or set it to"
+          + " the central endpoint s3.amazonaws.com (as S3A requires)");
+    }
     this.acquisitionTimeoutMs = intMs(r, ACQUISITION_TIMEOUT, ACQUISITION_TIMEOUT_DEFAULT_MS, 0);
     this.connectionTtlMs = signedMs(r, CONNECTION_TTL, CONNECTION_TTL_DEFAULT_MS);
     this.idleTimeMs = r.getDurationMs(CONNECTION_IDLE_TIME, CONNECTION_IDLE_TIME_DEFAULT_MS, 0);
@@ -281,6 +290,11 @@ public final class S3ClientSettings {
     return crossRegionAccess;
   }
 
+  /** {@value io.objectcommit.fs.FsCoreConstants#ENDPOINT_FIPS} (SDK v2). */
+  public boolean fips() {
+    return fips;
+  }
+
   /** Wait for a pooled connection (SDK v2); 0 for the SDK's default. */
   public int acquisitionTimeoutMs() {
     return acquisitionTimeoutMs;
@@ -305,7 +319,7 @@ public final class S3ClientSettings {
     return expectContinue;
   }
 
-  /** Timeout of one PUT or part upload (SDK v2, set per request by the binding); 0 for none. */
+  /** Timeout of one PUT or part upload (SDK v2; for the binding to set per upload request); 0 for none. */
   public long partUploadTimeoutMs() {
     return partUploadTimeoutMs;
   }
@@ -340,9 +354,9 @@ public final class S3ClientSettings {
     return String.join("|", "bucket=" + bucket, "endpoint=" + endpointUrl, "region=" + region,
         "pathStyle=" + pathStyleAccess, "https=" + https(), "maxConnections=" + maxConnections,
         "timeouts=" + establishTimeoutMs + "," + socketTimeoutMs + "," + requestTimeoutMs,
-        "v2=" + regionSetting + "," + crossRegionAccess + "," + acquisitionTimeoutMs + "," + connectionTtlMs + ","
-            + idleTimeMs + "," + tcpKeepAlive + "," + expectContinue + "," + partUploadTimeoutMs + ","
-            + checksumCalculation + "," + md5Header,
+        "v2=" + regionSetting + "," + crossRegionAccess + "," + fips + "," + acquisitionTimeoutMs + ","
+            + connectionTtlMs + "," + idleTimeMs + "," + tcpKeepAlive + "," + expectContinue + ","
+            + partUploadTimeoutMs + "," + checksumCalculation + "," + md5Header,
         "sse=" + encryption.algorithm() + ":" + Secrets.hash(encryption.keyForHashing()),
         "credentials=" + credentials.cacheKey());
   }
@@ -364,6 +378,7 @@ public final class S3ClientSettings {
         + ", maxConnections=" + maxConnections + ", establishTimeoutMs=" + establishTimeoutMs
         + ", socketTimeoutMs=" + socketTimeoutMs + ", requestTimeoutMs=" + requestTimeoutMs
         + ", v2{regionSetting=" + regionSetting + ", crossRegionAccess=" + crossRegionAccess
+        + (fips ? ", fips=true" : "")
         + ", acquisitionTimeoutMs=" + acquisitionTimeoutMs + ", connectionTtlMs=" + connectionTtlMs
         + ", idleTimeMs=" + idleTimeMs + ", tcpKeepAlive=" + tcpKeepAlive + ", expectContinue=" + expectContinue
         + ", partUploadTimeoutMs=" + partUploadTimeoutMs + ", checksumCalculation=" + checksumCalculation

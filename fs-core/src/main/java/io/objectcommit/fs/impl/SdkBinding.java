@@ -17,8 +17,8 @@ public interface SdkBinding {
    */
   Object newClient(S3ClientSettings settings);
 
-  /** The requests of one bucket through {@code client} (from {@link #newClient}). */
-  S3Calls calls(Object client, String bucket, EncryptionSettings encryption);
+  /** The requests of one bucket through {@code client} (from {@link #newClient} with {@code settings}). */
+  S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption);
 
   /** Releases a client from {@link #newClient}. */
   void shutdown(Object client);

@@ -1,5 +1,6 @@
 package io.objectcommit.fs.impl;
 
+import io.objectcommit.fs.EmulationRefusedException;
 import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.GuaranteeReport;
 import io.objectcommit.fs.ObjectStore;
@@ -66,11 +67,11 @@ public final class StoreGuarantees {
     synchronized (k) {
       Set<StoreGuarantee> missing = EnumSet.noneOf(StoreGuarantee.class);
       needed.stream().filter(g -> !k.checked.contains(g)).forEach(missing::add);
-      if (!missing.isEmpty()) {
+      // one guarantee known to fail is enough to refuse: the rest are not checked
+      if (!missing.isEmpty() && needed.stream().noneMatch(k.failed::containsKey)) {
         try (ObjectStore store = assumed.open()) {
-          GuaranteeReport r = new GuaranteeCheck(store, probePrefix, GuaranteeCheck.DEFAULT_ROUNDS,
-              GuaranteeCheck.DEFAULT_WRITERS).run(missing);
-          k.checked.addAll(missing);
+          GuaranteeReport r = GuaranteeCheck.refusing(store, probePrefix).run(missing);
+          k.checked.addAll(r.checked());
           k.failed.putAll(r.failures());
           k.requests += r.requests();
           k.millis += r.millis();
@@ -86,9 +87,13 @@ public final class StoreGuarantees {
   }
 
   /**
-   * {@link #require(String, String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect} checks,
-   * {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses that lose
-   * data (the atomicity guarantees cannot be emulated).
+   * {@link #require(String, String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect}
+   * checks, {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses
+   * that lose data, and refuses a component that relies on {@link StoreGuarantee#ATOMIC_COMPARE_AND_SWAP}: its
+   * writers race on one object in normal operation (tasks adding files to one {@code ckpt://} directory, attempts of
+   * one task declaring into one task record), which a HEAD before the write cannot make safe.
+   *
+   * @throws EmulationRefusedException with {@code emulate}, for a component that relies on compare-and-swap
    */
   public static void require(StoreOptions options, String where, String bucket, String who,
       Set<StoreGuarantee> needed, AssumedStore assumed) throws IOException {
@@ -96,6 +101,9 @@ public final class StoreGuarantees {
       case ASSUME:
         return;
       case EMULATE:
+        if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
+          throw emulationRefused(where, bucket, who);
+        }
         warnEmulated(where, who, needed);
         return;
       default:
@@ -114,14 +122,21 @@ public final class StoreGuarantees {
       risks.append(" two writers creating one key at the same moment both succeed and the later silently replaces"
           + " the earlier;");
     }
-    if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
-      risks.append(" two writers updating one object from the same version both succeed and the earlier update is"
-          + " lost;");
-    }
     if (risks.length() > 0) {
       LOG.warn("Conditional writes are EMULATED on {} ({}=emulate), so for {}:{} safe only while one writer at a"
           + " time uses each key (see docs/stores.md)", where, FsCoreConstants.CONDITIONAL_WRITES, who, risks);
     }
+  }
+
+  static EmulationRefusedException emulationRefused(String where, String bucket, String who) {
+    String msg = FsCoreConstants.CONDITIONAL_WRITES + "=emulate cannot keep " + who + " safe on " + where + ": it"
+        + " relies on " + StoreGuarantee.ATOMIC_COMPARE_AND_SWAP + " (" + StoreGuarantee.ATOMIC_COMPARE_AND_SWAP
+        .description() + "), its writers race on one object in normal operation, and a HEAD before each write"
+        + " would let two of them succeed and lose an update. Use a store that passes the check with "
+        + FsCoreConstants.CONDITIONAL_WRITES + "=detect (the default; docs/stores.md lists stores), or set it to"
+        + " assume only for a store you have verified yourself.";
+    LOG.error(msg);
+    return new EmulationRefusedException(bucket == null ? where : "s3://" + bucket + "/", msg, who);
   }
 
   /** The guarantees known to fail on {@code where} so far (for reports and tests). */

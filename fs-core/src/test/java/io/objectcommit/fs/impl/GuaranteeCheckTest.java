@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.fs.EmulationRefusedException;
+import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.GuaranteeReport;
 import io.objectcommit.fs.ListPage;
 import io.objectcommit.fs.MultipartUpload;
@@ -39,7 +41,7 @@ class GuaranteeCheckTest {
   }
 
   private static GuaranteeReport check(ObjectStore store) throws IOException {
-    return new GuaranteeCheck(store, PREFIX, GuaranteeCheck.DEFAULT_ROUNDS, GuaranteeCheck.DEFAULT_WRITERS)
+    return GuaranteeCheck.reporting(store, PREFIX)
         .run(EnumSet.allOf(StoreGuarantee.class));
   }
 
@@ -121,8 +123,59 @@ class GuaranteeCheckTest {
     StoreGuaranteeException e = assertThrows(StoreGuaranteeException.class, () -> StoreGuarantees.require(
         "s3://b on moto", "component B", EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE), PREFIX, () -> moto));
     assertEquals(Set.of(StoreGuarantee.IF_MATCH_COMPLETE), e.failedGuarantees());
+    // once refused, a component asking for that guarantee and others is refused without a request
+    long after2 = moto.statistics().snapshot().totalRequests();
+    assertThrows(StoreGuaranteeException.class, () -> StoreGuarantees.require("s3://b on moto", "component B",
+        EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE), PREFIX, () -> moto));
+    assertEquals(after2, moto.statistics().snapshot().totalRequests(), "no check after a known failure");
     assertTrue(e.getMessage().contains("IF_MATCH_COMPLETE") && e.getMessage().contains("s3://b on moto")
         && e.getMessage().contains("component B") && e.getMessage().contains("docs/stores.md"), e.getMessage());
+  }
+
+  @Test
+  void theRefusingCheckStopsAtTheFirstFailureBeforeTheRaces() throws Exception {
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore ignoresConditions = new Broken(inner) {
+      @Override
+      public ObjectInfo put(String key, Payload payload, WriteCondition c) throws IOException {
+        return inner.put(key, payload, WriteCondition.none());
+      }
+    };
+    GuaranteeReport r = GuaranteeCheck.refusing(ignoresConditions, PREFIX).run(EnumSet.allOf(StoreGuarantee.class));
+    assertEquals(Set.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT), r.failures().keySet(),
+        r.toString());
+    assertEquals(EnumSet.complementOf(EnumSet.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+        StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)), r.checked(), "the races are not run after a failure");
+    assertTrue(r.requests() < 60, "no race requests: " + r.requests());
+    assertEquals(List.of(), inner.keys(""));
+  }
+
+  @Test
+  void theCompareAndSwapRaceGoesOnFromTheWinnersEtag() throws Exception {
+    InMemoryObjectStore store = InMemoryObjectStore.create("b");
+    GuaranteeReport r = new GuaranteeCheck(store, PREFIX, 1, 10, 4, 0, true)
+        .run(EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));
+    assertEquals(Set.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), r.held(), r.toString());
+    assertEquals(1 + 10 * 4 + 1, r.requests(), "one first PUT, the racing writes, the cleanup");
+  }
+
+  @Test
+  void emulateIsRefusedForAComponentThatReliesOnCompareAndSwap() throws Exception {
+    StoreOptions emulate = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 << 20, 5 << 20,
+        StoreOptions.ConditionalWritesMode.EMULATE, PREFIX);
+    InMemoryObjectStore store = InMemoryObjectStore.create("b");
+    EmulationRefusedException e = assertThrows(EmulationRefusedException.class, () -> StoreGuarantees.require(
+        emulate, "s3://b at E", "b", "checkpoint-fs (ckpt://)", EnumSet.of(StoreGuarantee.IF_MATCH_PUT,
+            StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), () -> store));
+    assertEquals("checkpoint-fs (ckpt://)", e.component());
+    assertEquals(FsCoreConstants.CONDITIONAL_WRITES, e.setting());
+    assertTrue(e.getMessage().contains("checkpoint-fs (ckpt://)") && e.getMessage().contains("s3://b at E")
+        && e.getMessage().contains(FsCoreConstants.CONDITIONAL_WRITES + "=emulate")
+        && e.getMessage().contains("ATOMIC_COMPARE_AND_SWAP"), e.getMessage());
+    // a component whose races Spark's commit coordinator keeps apart runs, with the warning; nothing is checked
+    StoreGuarantees.require(emulate, "s3://b at E", "b", "the staging committer", EnumSet.of(
+        StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE), () -> store);
+    assertEquals(0, store.statistics().snapshot().totalRequests());
   }
 
   private static void sleep(long ms) {

@@ -49,4 +49,25 @@ class RequestLayeringTest {
     assertUsesNone(Invoker.class, Set.of(S3ObjectStore.class, ConditionalWrites.class, MultipartWriter.class,
         S3Requests.class));
   }
+
+  /** The classes above the {@link S3Calls} seam (and the choice of binding): written once for both SDKs. */
+  private static final List<Class<?>> ABOVE_THE_SEAM = List.of(S3ObjectStore.class, ConditionalWrites.class,
+      MultipartWriter.class, S3Requests.class, Invoker.class, RetryPolicy.class, ErrorTranslation.class,
+      ObjectInputStream.class, GuaranteeCheck.class, StoreGuarantees.class, WriteConditions.class,
+      MultipartEtag.class, ProbeFailure.class, EncryptionSettings.class, RequestFailure.class, S3Calls.class,
+      SdkBinding.class, SdkBindings.class, S3ClientCache.class, StoreOptions.class, BufferedStart.class);
+
+  @Test
+  void nothingAboveTheSeamKnowsAnSdk() throws Exception {
+    for (Class<?> c : ABOVE_THE_SEAM) {
+      String resource = c.getName().replace('.', '/') + ".class";
+      byte[] bytes;
+      try (java.io.InputStream in = c.getClassLoader().getResourceAsStream(resource)) {
+        bytes = in.readAllBytes();
+      }
+      String constants = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertFalse(constants.contains("com/amazonaws/"), c.getSimpleName() + " refers to AWS SDK v1");
+      assertFalse(constants.contains("software/amazon/awssdk/"), c.getSimpleName() + " refers to AWS SDK v2");
+    }
+  }
 }

@@ -1,9 +1,7 @@
 package io.objectcommit.fs.it;
 
 import io.objectcommit.fs.impl.S3ClientSettings;
-import io.objectcommit.fs.impl.v2.V2ClientFactory;
 import org.apache.hadoop.conf.Configuration;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Run by {@link V2ClientIT} in a child JVM whose environment holds the keys: a fresh Configuration with only
@@ -22,11 +20,9 @@ public final class V2ClientChild {
     c.set("fs.s3a.endpoint", args[0]);
     c.set("fs.s3a.endpoint.region", args[1]);
     c.set("fs.s3a.path.style.access", "true");
-    try (S3Client s3 = V2ClientFactory.create(S3ClientSettings.from(c, args[2]))) {
-      String read = V2ClientIT.putGetExclusive(s3, args[2], args[3]);
-      if (!"one".equals(read)) {
-        throw new AssertionError("read back '" + read + "'");
-      }
+    String read = V2ClientIT.putGetExclusive(S3ClientSettings.from(c, args[2]), args[2], args[3]);
+    if (!"one".equals(read)) {
+      throw new AssertionError("read back '" + read + "'");
     }
     System.out.println(OK);
   }

@@ -21,7 +21,7 @@ public final class V1Binding implements SdkBinding {
   }
 
   @Override
-  public S3Calls calls(Object client, String bucket, EncryptionSettings encryption) {
+  public S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption) {
     return new V1Calls(bucket, (AmazonS3) client, encryption);
   }
 

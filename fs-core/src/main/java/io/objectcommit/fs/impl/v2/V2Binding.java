@@ -20,8 +20,8 @@ public final class V2Binding implements SdkBinding {
   }
 
   @Override
-  public S3Calls calls(Object client, String bucket, EncryptionSettings encryption) {
-    return new V2Calls(bucket, (S3Client) client, encryption);
+  public S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption) {
+    return new V2Calls(bucket, (S3Client) client, encryption, settings.partUploadTimeoutMs());
   }
 
   @Override

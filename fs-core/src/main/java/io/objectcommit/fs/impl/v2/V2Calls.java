@@ -14,6 +14,7 @@ import io.objectcommit.fs.impl.WriteConditions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -69,11 +70,24 @@ public final class V2Calls implements S3Calls {
   private final String bucket;
   private final S3Client s3;
   private final V2Encryption encryption;
+  /** {@code fs.s3a.connection.part.upload.timeout} for PutObject and UploadPart, as S3A 3.4; null: none. */
+  private final Duration uploadTimeout;
 
+  /** Requests without an upload timeout of their own (the client's request timeout applies). */
   public V2Calls(String bucket, S3Client s3, EncryptionSettings encryption) {
+    this(bucket, s3, encryption, 0);
+  }
+
+  /**
+   * @param uploadTimeoutMs the time one PutObject or UploadPart may take (S3A 3.4's
+   *     {@code fs.s3a.connection.part.upload.timeout}, which replaces the client's shorter request timeout for
+   *     requests that carry data); 0: the client's
+   */
+  public V2Calls(String bucket, S3Client s3, EncryptionSettings encryption, long uploadTimeoutMs) {
     this.bucket = bucket;
     this.s3 = s3;
     this.encryption = new V2Encryption(encryption);
+    this.uploadTimeout = uploadTimeoutMs > 0 ? Duration.ofMillis(uploadTimeoutMs) : null;
   }
 
   @FunctionalInterface
@@ -118,10 +132,22 @@ public final class V2Calls implements S3Calls {
 
   /** The condition's header, sent through the override configuration (SDK 2.24 has no typed field). */
   private static AwsRequestOverrideConfiguration condition(WriteCondition c) {
+    return condition(c, AwsRequestOverrideConfiguration.builder()).build();
+  }
+
+  private static AwsRequestOverrideConfiguration.Builder condition(WriteCondition c,
+      AwsRequestOverrideConfiguration.Builder b) {
     String header = WriteConditions.headerName(c);
-    AwsRequestOverrideConfiguration.Builder b = AwsRequestOverrideConfiguration.builder();
     if (header != null) {
       b.putHeader(header, WriteConditions.headerValue(c));
+    }
+    return b;
+  }
+
+  /** A request that carries data gets the upload timeout (per attempt and per call), when one is set. */
+  private AwsRequestOverrideConfiguration upload(AwsRequestOverrideConfiguration.Builder b) {
+    if (uploadTimeout != null) {
+      b.apiCallTimeout(uploadTimeout).apiCallAttemptTimeout(uploadTimeout);
     }
     return b.build();
   }
@@ -149,7 +175,7 @@ public final class V2Calls implements S3Calls {
     }
     PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(key)
         .contentLength(payload.length()).metadata(Map.of(WRITE_ID, writeId))
-        .overrideConfiguration(condition(condition));
+        .overrideConfiguration(upload(condition(condition, AwsRequestOverrideConfiguration.builder())));
     encryption.applyTo(req);
     return unquote(call(() -> s3.putObject(req.build(), body(payload))).eTag());
   }
@@ -232,7 +258,8 @@ public final class V2Calls implements S3Calls {
     if (r.hasErrors() && !r.errors().isEmpty()) {
       // SDK v1 throws for this answer (MultiObjectDeleteException): the same failure on both bindings.
       throw RequestFailure.refusedKeys(r.errors().stream().map(d -> d.key() + " (" + d.code() + ")")
-          .collect(Collectors.toList()), r.responseMetadata().requestId(), null);
+          .collect(Collectors.toList()), r.responseMetadata() == null ? null : r.responseMetadata().requestId(),
+          null);
     }
   }
 
@@ -266,7 +293,8 @@ public final class V2Calls implements S3Calls {
   @Override
   public String uploadPart(String key, String uploadId, int partNumber, Payload part) throws IOException {
     UploadPartRequest.Builder req = UploadPartRequest.builder().bucket(bucket).key(key).uploadId(uploadId)
-        .partNumber(partNumber).contentLength(part.length());
+        .partNumber(partNumber).contentLength(part.length())
+        .overrideConfiguration(upload(AwsRequestOverrideConfiguration.builder()));
     encryption.applyTo(req);
     return unquote(call(() -> s3.uploadPart(req.build(), body(part))).eTag());
   }

@@ -93,6 +93,9 @@ public final class V2ClientFactory {
       b.region(Region.of(choice.region));
     }
     b.crossRegionAccessEnabled(choice.crossRegionAccess);
+    if (s.fips()) {
+      b.fipsEnabled(true);
+    }
     LOG.debug("S3 client of {}: region {} from {}, cross-region access {}", s.describe(), choice.region,
         choice.origin, choice.crossRegionAccess);
     for (String applied : checksumOptions(b, s)) {

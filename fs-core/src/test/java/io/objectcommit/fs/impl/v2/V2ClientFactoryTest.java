@@ -111,6 +111,20 @@ class V2ClientFactoryTest {
   }
 
   @Test
+  void fipsOnlyWithTheCentralOrNoEndpoint() throws IOException {
+    assertTrue(settings("fs.s3a.endpoint.fips", "true").fips());
+    assertTrue(settings("fs.s3a.endpoint.fips", "true", "fs.s3a.endpoint", "s3.amazonaws.com").fips());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> settings("fs.s3a.bucket.test-bucket.endpoint.fips", "true", "fs.s3a.endpoint", "http://127.0.0.1:9"));
+    assertTrue(e.getMessage().startsWith("fs.s3a.bucket.test-bucket.endpoint.fips is true but fs.s3a.endpoint is"
+        + " http://127.0.0.1:9 for bucket 'test-bucket'"), e.getMessage());
+    try (S3Client client = V2ClientFactory.builder(settings("fs.s3a.endpoint.fips", "true",
+        "fs.s3a.endpoint.region", "us-west-2"), AnonymousCredentialsProvider.create()).build()) {
+      assertEquals(Region.US_WEST_2, client.serviceClientConfiguration().region());
+    }
+  }
+
+  @Test
   void requestTimeoutZeroMeansNone() throws IOException {
     ClientOverrideConfiguration o = V2ClientFactory.overrides(settings("fs.s3a.connection.request.timeout", "0"));
     assertEquals(Optional.empty(), o.apiCallTimeout());

@@ -10,13 +10,18 @@ import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.impl.CredentialProviderException;
 import io.objectcommit.fs.impl.CredentialProviders;
 import io.objectcommit.fs.impl.S3ClientSettings;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.alias.CredentialProvider;
+import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -65,6 +70,21 @@ class V2CredentialsBindingTest {
     @Override
     public AwsCredentials resolveCredentials() {
       return AwsBasicCredentials.create("created", "secret");
+    }
+  }
+
+  /** A static create() declared to return the SDK's interface. */
+  public static final class InterfaceFactoryProvider implements AwsCredentialsProvider {
+    private InterfaceFactoryProvider() {
+    }
+
+    public static AwsCredentialsProvider create() {
+      return new InterfaceFactoryProvider();
+    }
+
+    @Override
+    public AwsCredentials resolveCredentials() {
+      return AwsBasicCredentials.create("from-interface-factory", "secret");
     }
   }
 
@@ -200,6 +220,8 @@ class V2CredentialsBindingTest {
     assertEquals(URI.create("s3a://test-bucket"), first.uri);
     assertEquals("per-bucket", c.resolveCredentials().secretAccessKey());
     assertEquals("created", c.providers().get(1).resolveCredentials().accessKeyId());
+    assertEquals("from-interface-factory", chain(conf(PROVIDER, InterfaceFactoryProvider.class.getName()),
+        EMPTY_ENV).resolveCredentials().accessKeyId());
   }
 
   @Test
@@ -233,6 +255,27 @@ class V2CredentialsBindingTest {
     assertTrue(assertThrows(V2NoCredentialsException.class, remote::resolveCredentials).getMessage()
         .endsWith("must be an https URL or name localhost or 127.0.0.1"));
     container.close();
+  }
+
+  @Test
+  void keysFromAHadoopCredentialStoreAndPerBucketKeys(@TempDir Path dir) throws IOException {
+    String store = "localjceks://file" + new File(dir.toFile(), "s3.jceks").getAbsolutePath();
+    Configuration c = conf("fs.s3a.security.credential.provider.path", store,
+        "fs.s3a.secret.key", "plain-text-loses");
+    CredentialProvider provider = CredentialProviderFactory.getProviders(
+        conf(CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH, store)).get(0);
+    provider.createCredentialEntry("fs.s3a.access.key", "STOREAK".toCharArray());
+    provider.createCredentialEntry("fs.s3a.secret.key", "STORESK".toCharArray());
+    provider.flush();
+    AwsCredentials fromStore = chain(c, EMPTY_ENV).resolveCredentials();
+    assertEquals("STOREAK", fromStore.accessKeyId());
+    assertEquals("STORESK", fromStore.secretAccessKey());
+
+    Configuration perBucket = conf("fs.s3a.access.key", "AK", "fs.s3a.secret.key", "SK",
+        "fs.s3a.bucket.test-bucket.access.key", "AK2", "fs.s3a.bucket.test-bucket.secret.key", "SK2");
+    assertEquals("AK2", chain(perBucket, EMPTY_ENV).resolveCredentials().accessKeyId());
+    assertEquals("AK", V2CredentialsBinding.create(S3ClientSettings.from(perBucket, "other-bucket"),
+        EMPTY_ENV::get).resolveCredentials().accessKeyId());
   }
 
   @Test

@@ -8,13 +8,15 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
-import org.apache.spark.sql.execution.streaming.CheckpointFileManager;
+import $[spark.checkpoint.package].CheckpointFileManager;
 
 /**
- * The Structured Streaming checkpoint manager for {@code spark.sql.streaming.checkpointFileManagerClass} on
- * Spark 3.5 and 4.0 ({@code org.apache.spark.sql.execution.streaming.CheckpointFileManager}); Spark 4.1 moved the
- * interface, and its line ships a class of the same name for the new one (objectcommit-checkpoint-manager-4.1), so
- * that the setting is the same on every line. A shim: everything is done by {@link CheckpointFiles}.
+ * The Structured Streaming checkpoint manager for {@code spark.sql.streaming.checkpointFileManagerClass}, built for
+ * the interface {@code $[spark.checkpoint.package].CheckpointFileManager} ($[spark.checkpoint.lines]). Spark 4.1
+ * moved the interface from {@code org.apache.spark.sql.execution.streaming} to its {@code checkpointing}
+ * subpackage (SPARK-52787); this one source is compiled once per interface package (objectcommit-checkpoint-manager
+ * for Spark 3.5 and 4.0, objectcommit-checkpoint-manager-4.1 for 4.1+: the build fills in the package), so that the
+ * class and the setting are the same on every line. A shim: everything is done by {@link CheckpointFiles}.
  *
  * <p>{@code createAtomic} writes directly to the final path, with no temporary file and no rename; the file appears
  * whole when the stream is closed; with {@code overwriteIfPossible=false} the close fails with

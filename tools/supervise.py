@@ -1,7 +1,7 @@
 """Runs a server (LocalStack, moto, S3Proxy, S3Mock) as a child that never outlives the process that started this
 supervisor (the test JVM, or a shell script).
 
-Usage: python3 supervise.py --pid-file FILE --log FILE [--netns-forward PORT:INNER_PORT] -- COMMAND ARGS...
+Usage: python3 supervise.py --pid-file FILE --log FILE [--netns-forward PORT:INNER_PORT] [--job] -- COMMAND ARGS...
 
 Started by test-support (io.objectcommit.testsupport.SupervisedServer, for LocalStackHost and StoreHost) and by
 examples/run-pyspark-example. The server's settings travel in its command line and environment (LocalStack:
@@ -20,6 +20,10 @@ connector). The supervisor first listens on 127.0.0.1:PORT, then moves itself in
 has only a loopback interface (unshare(CLONE_NEWNET), needs root or unprivileged user namespaces), starts the
 server there (listening on INNER_PORT inside that namespace, unreachable from any network), and forwards each
 connection accepted on 127.0.0.1:PORT (a socket that stays in the original namespace) to 127.0.0.1:INNER_PORT.
+
+--job: the command is a job, not a server (a spark-submit of the cluster tests, test-support
+SparkStandaloneCluster): the supervisor exits with the command's own exit code (a server's exit 0 is reported as 1)
+and, once the command has exited, kills what is left of its process group (a killed driver's Python child).
 """
 import argparse
 import ctypes
@@ -86,6 +90,7 @@ def main():
     parser.add_argument("--pid-file", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--netns-forward")
+    parser.add_argument("--job", action="store_true")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command and args.command[0] == "--" else args.command
@@ -141,6 +146,12 @@ def main():
         code = child.poll()
         if code is not None:
             log.write(("\n[supervise] server exited with code %d\n" % code).encode())
+            if args.job:
+                try:
+                    os.killpg(child.pid, signal.SIGKILL)  # what is left of the job's process group
+                except (ProcessLookupError, PermissionError):
+                    pass
+                return code if code >= 0 else 128 - code
             return code if code else 1
         if os.getppid() != parent:
             stop("parent process %d is gone" % parent)

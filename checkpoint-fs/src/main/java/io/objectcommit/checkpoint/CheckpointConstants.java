@@ -89,6 +89,21 @@ public final class CheckpointConstants {
   public static final String LOCAL_REQUIRE_MOUNT_POINT = "fs.objectcommit.checkpoint.local.require-mount-point";
   public static final boolean LOCAL_REQUIRE_MOUNT_POINT_DEFAULT = false;
 
+  /**
+   * What to do when the root is on an NFS mount with options under which the local-path backend is not exact
+   * across nodes ({@code nocto}, {@code soft}, {@code softerr}): {@code fail} (the FileSystem does not start, the
+   * message names each option and its fix) or {@code warn} (one WARN line): {@value}.
+   */
+  public static final String LOCAL_UNSAFE_MOUNT = "fs.objectcommit.checkpoint.local.unsafe-mount";
+  public static final String LOCAL_UNSAFE_MOUNT_DEFAULT = "fail";
+
+  /**
+   * Test only: mounts of this type (the NFS-like FUSE test file system, {@code fuse.nfslike}) are checked as NFS
+   * mounts, with the NFS options they publish in their source field; empty (the default) in production: {@value}.
+   */
+  public static final String LOCAL_TEST_NFS_LIKE_TYPE = "fs.objectcommit.checkpoint.local.test.nfs-like-type";
+  public static final String LOCAL_TEST_NFS_LIKE_TYPE_DEFAULT = "";
+
   /** fsync file and directory on close (durability across a machine crash): {@value}. */
   public static final String LOCAL_FSYNC = "fs.objectcommit.checkpoint.local.fsync";
   public static final boolean LOCAL_FSYNC_DEFAULT = true;

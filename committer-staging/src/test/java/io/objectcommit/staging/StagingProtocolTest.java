@@ -250,6 +250,32 @@ class StagingProtocolTest {
   }
 
   @Test
+  void sweepAbortsAnUploadWhoseInitiationWasRetriedWhenFileNamesCarrySparksWriteUuid() throws IOException {
+    // Spark's own commit protocol names files with a write UUID that is not the committer's job id.
+    String sparkUuid = "dfc50e12-945e-4814-991c-0f7e178aa288";
+    commitTask(0, 1, 0, Map.of("part-00000-" + sparkUuid + "-c000.snappy.parquet", "rows"));
+    // The store started an upload for the same key but its answer was lost; the client's retry started another.
+    MultipartUpload lost = store.initiateMultipartUpload(DEST + "part-00000-" + sparkUuid + "-c000.snappy.parquet");
+    MultipartUpload otherJob = store.initiateMultipartUpload(DEST + "part-00000-" + sparkUuid.replace('d', 'e')
+        + "-c000.snappy.parquet");
+    JobCommitStage.Summary s = commitJob();
+    assertEquals(1, s.get(CommitterStatistics.JOB_UPLOADS_SWEPT));
+    assertFalse(store.pendingUploads("").contains(lost));
+    assertTrue(store.pendingUploads("").contains(otherJob), "another write's uploads are left alone");
+    assertEquals(List.of(DEST + "part-00000-" + sparkUuid + "-c000.snappy.parquet"), visible());
+  }
+
+  @Test
+  void jobAbortAlsoAbortsAnUploadWhoseInitiationWasRetried() throws IOException {
+    String sparkUuid = "dfc50e12-945e-4814-991c-0f7e178aa288";
+    commitTask(0, 2, 0, Map.of("part-00000-" + sparkUuid + "-c000.snappy.parquet", "rows"));
+    store.initiateMultipartUpload(DEST + "part-00000-" + sparkUuid + "-c000.snappy.parquet");
+    long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
+    assertEquals(2, aborted, "the recorded upload and the one no record names");
+    assertEquals(0, store.pendingUploads("").size());
+  }
+
+  @Test
   void conflictModeFailRefusesADestinationWithData() throws IOException {
     store.put(DEST + "old.parquet", io.objectcommit.fs.Payload.of(new byte[] {1}),
         io.objectcommit.fs.WriteCondition.none());

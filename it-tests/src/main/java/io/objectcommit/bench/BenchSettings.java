@@ -10,15 +10,20 @@ import java.util.Map;
  *
  * <p>Two presets: {@link #SHORT} (the main job, a few minutes on 2 cores) and {@link #FULL} (docs/benchmarks.md).
  * {@link #parse(List)} reads {@code short|full} followed by {@code key=value} overrides: {@code latency-ms},
- * {@code batches}, {@code partitions} (comma-separated; empty: no checkpoint benchmark), {@code master},
+ * {@code nfs-latency-ms}, {@code batches}, {@code partitions} (comma-separated; empty: no checkpoint benchmark), {@code master},
  * {@code writes} ({@code false}: no write benchmark).
  */
 public record BenchSettings(String mode, long latencyMs, String master, List<WriteShape> writeShapes,
-    List<Integer> shufflePartitions, int measuredBatches, Path outputDir) {
+    List<Integer> shufflePartitions, int measuredBatches, Path outputDir, double nfsLatencyMs) {
 
 
   /** Default latency added by the proxy to each request: {@value} ms. */
   public static final long LATENCY_MS_DEFAULT = 20;
+  /**
+   * Default latency of each round trip to the server of the NFS-like mount (the "local-path backend on the
+   * NFS-like mount" contender): {@value} ms, the order of an EFS metadata operation within one availability zone.
+   */
+  public static final double NFS_LATENCY_MS_DEFAULT = 2;
   /**
    * Spark master of every session: {@value}. Eight task slots on a 2-core machine: the tasks of every contender
    * spend most of their time waiting for S3 round trips, which a cluster overlaps across many executors; CPU-bound
@@ -37,8 +42,9 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
     if (measuredBatches < 1) {
       throw new IllegalArgumentException("batches must be at least 1, was " + measuredBatches);
     }
-    if (latencyMs < 0) {
-      throw new IllegalArgumentException("latency-ms must not be negative, was " + latencyMs);
+    if (latencyMs < 0 || nfsLatencyMs < 0) {
+      throw new IllegalArgumentException("latency-ms and nfs-latency-ms must not be negative, were " + latencyMs
+          + " and " + nfsLatencyMs);
     }
   }
 
@@ -48,12 +54,12 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
       case SHORT:
         return new BenchSettings(SHORT, LATENCY_MS_DEFAULT, MASTER_DEFAULT,
             List.of(new WriteShape("10 x 1 MB", 10, 10, 44_000), new WriteShape("50 small files", 50, 5, 800)),
-            List.of(8, 40), 2, OUTPUT_DIR_DEFAULT);
+            List.of(8, 40), 2, OUTPUT_DIR_DEFAULT, NFS_LATENCY_MS_DEFAULT);
       case FULL:
         return new BenchSettings(FULL, LATENCY_MS_DEFAULT, MASTER_DEFAULT,
             List.of(new WriteShape("200 x 1 MB", 200, 200, 44_000),
                 new WriteShape("1,000 small files", 1000, 20, 800)),
-            List.of(8, 200), 3, OUTPUT_DIR_DEFAULT);
+            List.of(8, 200), 3, OUTPUT_DIR_DEFAULT, NFS_LATENCY_MS_DEFAULT);
       default:
         throw new IllegalArgumentException("unknown benchmark mode '" + mode + "': use " + SHORT + " or " + FULL);
     }
@@ -84,26 +90,29 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
       switch (key) {
         case "latency-ms":
           return new BenchSettings(mode, Long.parseLong(value), master, writeShapes, shufflePartitions,
-              measuredBatches, outputDir);
+              measuredBatches, outputDir, nfsLatencyMs);
+        case "nfs-latency-ms":
+          return new BenchSettings(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches,
+              outputDir, Double.parseDouble(value));
         case "batches":
           return new BenchSettings(mode, latencyMs, master, writeShapes, shufflePartitions,
-              Integer.parseInt(value), outputDir);
+              Integer.parseInt(value), outputDir, nfsLatencyMs);
         case "partitions":
           return new BenchSettings(mode, latencyMs, master, writeShapes, value.isBlank() ? List.of()
               : java.util.Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList(),
-              measuredBatches, outputDir);
+              measuredBatches, outputDir, nfsLatencyMs);
         case "writes":
           if (!Boolean.parseBoolean(value) && !"false".equalsIgnoreCase(value)) {
             throw new IllegalArgumentException("writes must be true or false, was '" + value + "'");
           }
           return new BenchSettings(mode, latencyMs, master, Boolean.parseBoolean(value) ? preset(mode).writeShapes()
-              : List.of(), shufflePartitions, measuredBatches, outputDir);
+              : List.of(), shufflePartitions, measuredBatches, outputDir, nfsLatencyMs);
         case "master":
           return new BenchSettings(mode, latencyMs, value, writeShapes, shufflePartitions, measuredBatches,
-              outputDir);
+              outputDir, nfsLatencyMs);
         default:
           throw new IllegalArgumentException("unknown benchmark setting '" + key
-              + "' (known: latency-ms, batches, partitions, master, writes)");
+              + "' (known: latency-ms, nfs-latency-ms, batches, partitions, master, writes)");
       }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("benchmark setting " + key + ": not a number: '" + value + "'", e);
@@ -113,6 +122,6 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   /** The settings as a flat map, for the reports. */
   public Map<String, Object> describe() {
     return Map.of("mode", mode, "latencyMs", latencyMs, "master", master, "measuredBatches", measuredBatches,
-        "shufflePartitions", shufflePartitions);
+        "shufflePartitions", shufflePartitions, "nfsLatencyMs", nfsLatencyMs);
   }
 }

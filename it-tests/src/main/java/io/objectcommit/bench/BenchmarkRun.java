@@ -1,5 +1,6 @@
 package io.objectcommit.bench;
 
+import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
@@ -69,25 +70,68 @@ public final class BenchmarkRun {
         }
       }
       CheckpointBenchmark cb = new CheckpointBenchmark(upstream, proxy, settings.master(), work);
-      List<CheckpointContender> ckptContenders = CheckpointContenders.all(mkdirs(work.resolve("efs")));
-      for (int partitions : settings.shufflePartitions()) {
-        for (CheckpointContender c : ckptContenders) {
-          long t0 = System.nanoTime();
-          try {
-            CheckpointResult r = cb.run(c, partitions, settings.measuredBatches());
-            checkpoints.add(r);
-            Progress.say(String.format("checkpoint: %s, %d partitions, %d batches ... %.2f s per batch, %,.0f"
-                + " requests per batch, %.2f per file", c.name(), partitions, r.batches(), r.meanBatchMs() / 1000.0,
-                r.requestsPerBatch(), r.requestsPerFile()), t0);
-          } catch (RuntimeException e) {
-            failed(failures, "checkpoint: " + c.name() + ", " + partitions + " partitions", e);
-          }
-        }
+      NfsLikeMount nfs = settings.shufflePartitions().isEmpty() ? null : mountNfs(work, settings.nfsLatencyMs());
+      try {
+        List<CheckpointContender> ckptContenders = CheckpointContenders.all(mkdirs(work.resolve("efs")),
+            nfs == null ? null : nfs.path(), settings.nfsLatencyMs());
+        runCheckpoints(cb, ckptContenders, checkpoints, failures);
+      } finally {
+        closeNfs(nfs);
       }
     }
     BenchResults results = new BenchResults(settings, date, machine, writes, checkpoints, failures);
     write(out, results);
     return results;
+  }
+
+  private void runCheckpoints(CheckpointBenchmark cb, List<CheckpointContender> ckptContenders,
+      List<CheckpointResult> checkpoints, List<String> failures) {
+    for (int partitions : settings.shufflePartitions()) {
+      for (CheckpointContender c : ckptContenders) {
+        long t0 = System.nanoTime();
+        try {
+          CheckpointResult r = cb.run(c, partitions, settings.measuredBatches());
+          checkpoints.add(r);
+          Progress.say(String.format("checkpoint: %s, %d partitions, %d batches ... %.2f s per batch, %,.0f"
+              + " requests per batch, %.2f per file", c.name(), partitions, r.batches(), r.meanBatchMs() / 1000.0,
+              r.requestsPerBatch(), r.requestsPerFile()), t0);
+        } catch (RuntimeException e) {
+          failed(failures, "checkpoint: " + c.name() + ", " + partitions + " partitions", e);
+        }
+      }
+    }
+  }
+
+  /**
+   * The NFS-like mount of the "local-path backend on the NFS-like mount" contender (Linux default caching, the
+   * given latency per round trip), or null where FUSE is unavailable (said on the console; not a failure).
+   */
+  private static NfsLikeMount mountNfs(Path work, double latencyMs) {
+    java.util.Optional<String> why = NfsLikeMount.unavailableReason();
+    if (why.isPresent()) {
+      Progress.say("no NFS-like mount contender: " + why.get());
+      return null;
+    }
+    try {
+      NfsLikeMount m = NfsLikeMount.mount(work.resolve("nfs-backing"), work.resolve("nfs-mount"),
+          io.objectcommit.testsupport.NfsClientOptions.linuxDefaults().withLatencyMs(latencyMs), work);
+      Progress.say(String.format("NFS-like mount %s: %s ms per round trip to its server", m.path(), latencyMs));
+      return m;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot mount the NFS-like file system", e);
+    }
+  }
+
+  private static void closeNfs(NfsLikeMount nfs) {
+    if (nfs == null) {
+      return;
+    }
+    try {
+      Progress.say("NFS-like mount round trips in all: " + nfs.roundTrips());
+      nfs.close();
+    } catch (IOException e) {
+      LOG.warn("unmounting {} failed: {}", nfs.path(), e.toString());
+    }
   }
 
   /** The Markdown tables of {@code results}. */

@@ -1,5 +1,7 @@
 package io.objectcommit.bench;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
+import io.objectcommit.testsupport.NfsLikeMount;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,13 +11,17 @@ import java.util.Map;
  * The checkpoint contenders in the order they run: stock {@code s3a://} with Spark's default (FileContext-based)
  * checkpoint manager, with Spark's FileSystem-based manager, with spark-hadoop-cloud's
  * {@code AbortableStreamBasedCheckpointFileManager}; objectcommit's {@code ckpt://} on the S3 manifest backend and
- * on the local-path backend (a local directory standing in for an EFS/NFS mount). The {@code ckpt://} settings
- * are the ones a user sets; the FileSystem cache stays on, as in production.
+ * on the local-path backend (a local directory standing in for an EFS/NFS mount) and on the local-path backend
+ * over an NFS-like mount (test-support's FUSE model of an NFS client, Linux default caching, with a latency per
+ * round trip to its server), when FUSE is available. The {@code ckpt://} settings are the ones a user sets; the
+ * FileSystem cache stays on, as in production.
  */
 public final class CheckpointContenders {
 
   /** Authority of the local-path backend. */
   static final String LOCAL_AUTHORITY = "bench-efs";
+  /** Authority of the local-path backend on the NFS-like mount. */
+  static final String NFS_AUTHORITY = "bench-nfs";
 
   private CheckpointContenders() {
   }
@@ -24,9 +30,11 @@ public final class CheckpointContenders {
    * All contenders.
    *
    * @param localRoot the directory the local-path backend maps {@code ckpt://bench-efs/} to
+   * @param nfsMount the NFS-like mount {@code ckpt://bench-nfs/} maps to, or null (FUSE unavailable: no contender)
+   * @param nfsLatencyMs the latency per round trip of that mount, for the contender's name
    */
-  public static List<CheckpointContender> all(Path localRoot) {
-    return List.of(
+  public static List<CheckpointContender> all(Path localRoot, Path nfsMount, double nfsLatencyMs) {
+    List<CheckpointContender> all = new java.util.ArrayList<>(List.of(
         s3a("s3a:// FileContext manager (Spark default)", null),
         s3a("s3a:// FileSystem-based manager",
             "org.apache.spark.sql.execution.streaming.FileSystemBasedCheckpointFileManager"),
@@ -34,7 +42,11 @@ public final class CheckpointContenders {
             "org.apache.spark.internal.io.cloud.AbortableStreamBasedCheckpointFileManager"),
         new CheckpointContender("objectcommit ckpt:// S3 backend", where -> "ckpt://" + where + "checkpoint",
             ckpt(), true),
-        local(localRoot));
+        local(localRoot)));
+    if (nfsMount != null) {
+      all.add(nfs(nfsMount, nfsLatencyMs));
+    }
+    return List.copyOf(all);
   }
 
   private static CheckpointContender s3a(String name, String managerClass) {
@@ -60,5 +72,19 @@ public final class CheckpointContenders {
     // authority serves every run.
     return new CheckpointContender("objectcommit ckpt:// local-path backend (EFS stand-in)",
         where -> "ckpt://" + LOCAL_AUTHORITY + "/" + where.replace('/', '_') + "/checkpoint", m, false);
+  }
+
+  private static CheckpointContender nfs(Path mount, double latencyMs) {
+    Map<String, String> m = ckpt();
+    String p = "spark.hadoop.fs.objectcommit.bucket." + NFS_AUTHORITY + ".checkpoint.";
+    m.put(p + "backend", "local");
+    m.put(p + "local.root", mount.toAbsolutePath().toString());
+    m.put(p + "local.fs-type", NfsLikeMount.FS_TYPE);
+    // test-only: the mount check reads the NFS options the NFS-like mount publishes
+    m.put("spark.hadoop." + CheckpointConstants.LOCAL_TEST_NFS_LIKE_TYPE, NfsLikeMount.FS_TYPE);
+    return new CheckpointContender(String.format(java.util.Locale.ROOT,
+        "objectcommit ckpt:// local-path backend on NFS-like mount (%s ms per round trip)",
+        new java.text.DecimalFormat("0.##").format(latencyMs)),
+        where -> "ckpt://" + NFS_AUTHORITY + "/" + where.replace('/', '_') + "/checkpoint", m, false);
   }
 }

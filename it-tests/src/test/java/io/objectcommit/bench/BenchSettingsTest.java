@@ -17,8 +17,10 @@ class BenchSettingsTest {
   @Test
   void overridesApplyOnTopOfThePreset() {
     BenchSettings s = BenchSettings.parse(List.of("full", "latency-ms=5", "batches=7", "partitions=8, 16",
-        "master=local[4]"));
+        "master=local[4]", "nfs-latency-ms=0.5"));
     assertEquals("full", s.mode());
+    assertEquals(0.5, s.nfsLatencyMs());
+    assertEquals(BenchSettings.NFS_LATENCY_MS_DEFAULT, BenchSettings.preset(BenchSettings.SHORT).nfsLatencyMs());
     assertEquals(5, s.latencyMs());
     assertEquals(7, s.measuredBatches());
     assertEquals(List.of(8, 16), s.shufflePartitions());

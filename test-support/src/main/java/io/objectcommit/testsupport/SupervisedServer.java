@@ -130,6 +130,11 @@ final class SupervisedServer {
     return port;
   }
 
+  /** Whether the supervisor still runs (it exits when the server exits). */
+  boolean alive() {
+    return supervisor.isAlive();
+  }
+
   /** The supervisor's pid: the process this JVM started. */
   long supervisorPid() {
     return supervisor.pid();
@@ -147,6 +152,21 @@ final class SupervisedServer {
 
   Path log() {
     return files.log();
+  }
+
+  /** Whether the supervisor still runs (for a job under {@code --job}: whether the job has not ended). */
+  boolean isRunning() {
+    return supervisor.isAlive();
+  }
+
+  /**
+   * Waits for the supervisor to exit: under {@code --job} its exit code is the job's own.
+   *
+   * @return the exit code, or empty if it still runs after {@code timeout}
+   */
+  Optional<Integer> awaitExit(Duration timeout) throws InterruptedException {
+    return supervisor.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        ? Optional.of(supervisor.exitValue()) : Optional.empty();
   }
 
   String logTail(int lines) {

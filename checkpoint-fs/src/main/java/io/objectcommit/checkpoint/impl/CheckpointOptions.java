@@ -15,6 +15,10 @@ import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FS_TYPE_DEFAU
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_ROOT;
+import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_TEST_NFS_LIKE_TYPE;
+import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_TEST_NFS_LIKE_TYPE_DEFAULT;
+import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_UNSAFE_MOUNT;
+import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_UNSAFE_MOUNT_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.MANIFEST_TTL;
 import static io.objectcommit.checkpoint.CheckpointConstants.MANIFEST_TTL_DEFAULT_MS;
 import static io.objectcommit.checkpoint.CheckpointConstants.MISSING_READ_ATTEMPTS;
@@ -53,6 +57,8 @@ public final class CheckpointOptions {
   private final String localFsType;
   private final boolean localRequireMountPoint;
   private final boolean localFsync;
+  private final NfsMountCheck.OnUnsafe localUnsafeMount;
+  private final String localTestNfsLikeType;
 
   private CheckpointOptions(ConfigReader r, String scheme) {
     this.authority = r.bucket();
@@ -75,6 +81,9 @@ public final class CheckpointOptions {
     this.localFsType = r.get(LOCAL_FS_TYPE, LOCAL_FS_TYPE_DEFAULT);
     this.localRequireMountPoint = r.getBoolean(LOCAL_REQUIRE_MOUNT_POINT, LOCAL_REQUIRE_MOUNT_POINT_DEFAULT);
     this.localFsync = r.getBoolean(LOCAL_FSYNC, LOCAL_FSYNC_DEFAULT);
+    this.localUnsafeMount = r.getEnum(LOCAL_UNSAFE_MOUNT, NfsMountCheck.OnUnsafe.class,
+        NfsMountCheck.OnUnsafe.valueOf(LOCAL_UNSAFE_MOUNT_DEFAULT.toUpperCase(java.util.Locale.ROOT)));
+    this.localTestNfsLikeType = r.get(LOCAL_TEST_NFS_LIKE_TYPE, LOCAL_TEST_NFS_LIKE_TYPE_DEFAULT);
   }
 
   /**
@@ -143,11 +152,21 @@ public final class CheckpointOptions {
     return localFsync;
   }
 
+  /** What to do about unsafe NFS mount options. */
+  public NfsMountCheck.OnUnsafe localUnsafeMount() {
+    return localUnsafeMount;
+  }
+
+  /** Test only: the mount type checked as NFS besides nfs/nfs4; empty in production. */
+  public String localTestNfsLikeType() {
+    return localTestNfsLikeType;
+  }
+
   @Override
   public String toString() {
     return "CheckpointOptions{" + authority + ", backend " + ConfigReader.enumValue(backend)
         + (backend == BackendKind.LOCAL ? ", root " + localRoot + ", fs type '" + localFsType + "', mount point "
-        + localRequireMountPoint + ", fsync " + localFsync
+        + localRequireMountPoint + ", fsync " + localFsync + ", unsafe mount " + ConfigReader.enumValue(localUnsafeMount)
         : ", prefix '" + s3Prefix + "', ancestor ttl " + ancestorTtlMs + " ms, manifest ttl " + manifestTtlMs
         + " ms, cas attempts " + casAttempts + ", missing-read attempts " + missingReadAttempts)
         + ", buffer " + bufferMemory + " bytes in memory, then " + bufferDir + "}";

@@ -43,18 +43,19 @@ public final class LocalPathBackend implements Backend {
   private final java.nio.file.Path root;
   private final boolean fsync;
   private final String owner;
+  private final NameRevalidation names;
 
   LocalPathBackend(String authority, java.nio.file.Path root, boolean fsync, String owner) {
     this.authority = authority;
     this.root = root;
     this.fsync = fsync;
     this.owner = owner;
+    this.names = new NameRevalidation(root);
   }
 
   /** Opens the backend of an authority after checking its root: see {@link LocalRootCheck}. */
   public static LocalPathBackend open(CheckpointOptions options, String owner) throws IOException {
-    java.nio.file.Path real = LocalRootCheck.check(options.authority(), options.localRoot(), options.localFsType(),
-        options.localRequireMountPoint());
+    java.nio.file.Path real = LocalRootCheck.check(options);
     return new LocalPathBackend(options.authority(), real, options.localFsync(), owner);
   }
 
@@ -69,7 +70,7 @@ public final class LocalPathBackend implements Backend {
   private FileStatus status(Path path, java.nio.file.Path f) throws IOException {
     BasicFileAttributes a;
     try {
-      a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      a = names.onMiss(f, () -> Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
     } catch (NoSuchFileException e) {
       throw notFound(path, e);
     } catch (FileSystemException e) {
@@ -167,7 +168,7 @@ public final class LocalPathBackend implements Backend {
     java.nio.file.Path dir = f.getParent();
     if (createParent) {
       mkdirs(path.getParent());
-    } else if (!Files.isDirectory(dir)) {
+    } else if (!names.isDirectory(dir)) {
       if (Files.exists(dir)) {
         throw new ParentNotDirectoryException(path.getParent() + " is a file");
       }
@@ -207,7 +208,7 @@ public final class LocalPathBackend implements Backend {
       throw new FileNotFoundException(path + " is a directory");
     }
     try {
-      return new FSDataInputStream(new LocalSeekableStream(f, path.toString()));
+      return new FSDataInputStream(names.onMiss(f, () -> new LocalSeekableStream(f, path.toString())));
     } catch (NoSuchFileException e) {
       throw notFound(path, e);
     }
@@ -216,7 +217,7 @@ public final class LocalPathBackend implements Backend {
   @Override
   public boolean delete(Path path, boolean recursive) throws IOException {
     java.nio.file.Path f = local(path);
-    if (!Files.exists(f, LinkOption.NOFOLLOW_LINKS)) {
+    if (!names.exists(f)) {
       return false;
     }
     if (Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS)) {
@@ -257,7 +258,7 @@ public final class LocalPathBackend implements Backend {
   public boolean rename(Path src, Path dst) throws IOException {
     java.nio.file.Path s = local(src);
     java.nio.file.Path d = local(dst);
-    if (s.equals(root) || !Files.exists(s, LinkOption.NOFOLLOW_LINKS)) {
+    if (s.equals(root) || !names.exists(s)) {
       return false;
     }
     boolean srcIsDir = Files.isDirectory(s, LinkOption.NOFOLLOW_LINKS);
@@ -333,6 +334,11 @@ public final class LocalPathBackend implements Backend {
   /** For tests and messages. */
   public java.nio.file.Path root() {
     return root;
+  }
+
+  /** How many missing names were asked again after revalidating their parent directories. */
+  public long nameRevalidations() {
+    return names.count();
   }
 
   static IOException accessDenied(AccessDeniedException e, java.nio.file.Path where) {

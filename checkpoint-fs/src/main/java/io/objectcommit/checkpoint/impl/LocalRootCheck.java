@@ -34,14 +34,26 @@ public final class LocalRootCheck {
   private LocalRootCheck() {
   }
 
-  public static Path check(String authority, Path root, String requiredFsType, boolean requireMountPoint)
-      throws IOException {
-    return check(authority, root, requiredFsType, requireMountPoint, Mounts.fromProc(), REAL_PROBE);
+  /** Checks the root of the local-path backend as {@code options} say: see {@link #check}. */
+  public static Path check(CheckpointOptions options) throws IOException {
+    return check(options.authority(), options.localRoot(), options.localFsType(), options.localRequireMountPoint(),
+        options.localUnsafeMount(), options.localTestNfsLikeType(), Mounts.fromProc(), REAL_PROBE);
   }
 
   /** @return the root's real path */
   public static Path check(String authority, Path root, String requiredFsType, boolean requireMountPoint,
       List<Mounts.Mount> mounts, WriteProbe probe) throws IOException {
+    return check(authority, root, requiredFsType, requireMountPoint, NfsMountCheck.OnUnsafe.FAIL, "", mounts, probe);
+  }
+
+  /**
+   * Also checks the options of an NFS mount ({@link NfsMountCheck}).
+   *
+   * @return the root's real path
+   */
+  public static Path check(String authority, Path root, String requiredFsType, boolean requireMountPoint,
+      NfsMountCheck.OnUnsafe onUnsafe, String nfsLikeType, List<Mounts.Mount> mounts, WriteProbe probe)
+      throws IOException {
     String what = "checkpoint root " + root + " of ckpt://" + authority + "/ (" + CheckpointConstants.LOCAL_ROOT + ")";
     if (!Files.exists(root)) {
       throw new FileNotFoundException(what + " does not exist: is the EFS/NFS volume mounted on this node?");
@@ -62,6 +74,7 @@ public final class LocalRootCheck {
       throw new IOException(what + " is not a mount point itself (it is inside " + (m == null ? "?" : m.mountPoint)
           + ") although " + CheckpointConstants.LOCAL_REQUIRE_MOUNT_POINT + " is set: is the volume mounted?");
     }
+    NfsMountCheck.check(what, m, onUnsafe, nfsLikeType);
     try {
       probe.probe(real);
     } catch (AccessDeniedException e) {

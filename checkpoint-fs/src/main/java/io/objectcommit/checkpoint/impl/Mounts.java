@@ -11,14 +11,22 @@ import java.util.List;
 /** The mount table (Linux /proc/mounts): which file system a directory is on. */
 public final class Mounts {
 
-  /** One mount. */
+  /** One mount: its source (device, {@code server:/export}), mount point, type and options. */
   public static final class Mount {
+    public final String source;
     public final Path mountPoint;
     public final String type;
+    public final String options;
 
     public Mount(Path mountPoint, String type) {
+      this("", mountPoint, type, "");
+    }
+
+    public Mount(String source, Path mountPoint, String type, String options) {
+      this.source = source;
       this.mountPoint = mountPoint;
       this.type = type;
+      this.options = options;
     }
   }
 
@@ -39,7 +47,7 @@ public final class Mounts {
     for (String line : lines) {
       String[] f = line.split(" ");
       if (f.length >= 3) {
-        out.add(new Mount(Path.of(unescape(f[1])), f[2]));
+        out.add(new Mount(unescape(f[0]), Path.of(unescape(f[1])), f[2], f.length >= 4 ? f[3] : ""));
       }
     }
     return out;

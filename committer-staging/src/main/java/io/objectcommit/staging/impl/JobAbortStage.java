@@ -9,7 +9,9 @@ import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +52,7 @@ public final class JobAbortStage {
     long aborted = 0;
     long deleted = 0;
     List<String> recordKeys = new ArrayList<>();
+    Set<String> nameIds = new LinkedHashSet<>();
     IOException failure = null;
     try (Parallel parallel = new Parallel("objectcommit-job-abort", options.commitThreads())) {
       TaskRecords records = new TaskRecords(store, layout, parallel);
@@ -80,6 +83,7 @@ public final class JobAbortStage {
             count = Math.max(count, r.taskCount);
             recordKeys.add(layout.taskRecordKey(r.taskIndex));
             for (PendingFile f : r.files) {
+              Sweep.collectNameIds(f.path, nameIds);
               MultipartUpload u = new MultipartUpload(layout.finalKey(f.path), f.uploadId, 0);
               work.add(() -> {
                 store.abortMultipartUpload(u);
@@ -111,7 +115,7 @@ public final class JobAbortStage {
       }
       if (options.sweepUploads()) {
         try {
-          aborted += Sweep.abortJobUploads(store, layout, parallel);
+          aborted += Sweep.abortJobUploads(store, layout, nameIds, parallel);
         } catch (IOException e) {
           failure = first(failure, e);
         }

@@ -120,6 +120,7 @@ public final class JobCommitStage {
     Map<String, Long> stats = new TreeMap<>();
     List<String> filenames = new ArrayList<>();
     Set<String> partitions = new TreeSet<>();
+    Set<String> nameIds = new LinkedHashSet<>();
     try (Parallel parallel = new Parallel("objectcommit-job-commit", options.commitThreads())) {
       TaskRecords records = new TaskRecords(store, layout, parallel);
 
@@ -179,6 +180,7 @@ public final class JobCommitStage {
             if (filenames.size() < options.successFilenamesLimit()) {
               filenames.add(layout.finalKey(f.path));
             }
+            Sweep.collectNameIds(f.path, nameIds);
             if (needsPartitions()) {
               partitions.add(f.partition());
             }
@@ -253,7 +255,7 @@ public final class JobCommitStage {
       long swept = 0;
       if (options.sweepUploads()) {
         try {
-          swept = Sweep.abortJobUploads(store, layout, parallel);
+          swept = Sweep.abortJobUploads(store, layout, nameIds, parallel);
         } catch (IOException | RuntimeException e) {
           LOG.warn("Job {}: its files are complete, but aborting its orphaned uploads failed ({}): {}",
               layout.jobId(), layout.leftoverUploadsHint(), e.toString());

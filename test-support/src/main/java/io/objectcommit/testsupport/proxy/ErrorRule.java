@@ -86,7 +86,8 @@ public final class ErrorRule {
 
   @Override
   public String toString() {
-    return kind + (nth > 0 ? " on match #" + nth : " at rate " + rate) + " of " + operations
+    String of = operations.size() == S3Operation.values().length ? "every request" : operations.toString();
+    return kind + (nth > 0 ? " on match #" + nth : " at rate " + rate) + " of " + of
         + (pathPattern == null ? "" : " matching /" + pathPattern + "/") + (afterUpstream ? " after upstream" : "");
   }
 }

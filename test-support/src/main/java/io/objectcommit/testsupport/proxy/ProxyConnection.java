@@ -63,11 +63,12 @@ final class ProxyConnection implements Runnable {
     FaultInjector faults = proxy.injector();
     FaultPlan plan = faults.plan();
     ConsistencyState state = proxy.state();
-    sleep(faults.nextLatencyMs());
+    FaultInjector.Decision decision = faults.decide(s3);
+    sleep(decision.latencyMs);
     boolean expectContinue = "100-continue".equalsIgnoreCase(req.get("Expect"));
     boolean clientClose = req.wantsClose();
 
-    ErrorRule error = faults.errorFor(s3);
+    ErrorRule error = decision.error;
     if (error != null && !error.isAfterUpstream()) {
       if (!expectContinue) {
         HttpWire.readBody(in, req, false);

@@ -8,6 +8,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,6 +56,7 @@ public final class S3FaultProxy implements AutoCloseable {
   private final ListingRewriter rewriter;
   private final RequestCounter counter = new RequestCounter();
   private final AtomicLong requestIds = new AtomicLong();
+  private final AtomicInteger peakConnections = new AtomicInteger();
   private final Thread acceptor;
   private volatile FaultInjector injector = new FaultInjector(FaultPlan.none());
   private volatile boolean closed;
@@ -124,6 +129,35 @@ public final class S3FaultProxy implements AutoCloseable {
     counter.reset();
   }
 
+  /**
+   * How often each error rule of the current plan fired since it was installed, in the plan's order (a rule
+   * that never fired maps to 0).
+   */
+  public Map<ErrorRule, Long> injectedErrors() {
+    FaultInjector current = injector;
+    List<ErrorRule> rules = current.plan().errors();
+    long[] fired = current.firedCounts();
+    Map<ErrorRule, Long> m = new LinkedHashMap<>();
+    for (int i = 0; i < rules.size(); i++) {
+      m.merge(rules.get(i), fired[i], Long::sum);
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  /** Client connections open now. */
+  public int openConnections() {
+    return clients.size();
+  }
+
+  /** The most client connections open at once since start or the last {@link #resetPeakConnections()}. */
+  public int peakConnections() {
+    return peakConnections.get();
+  }
+
+  public void resetPeakConnections() {
+    peakConnections.set(clients.size());
+  }
+
   /** Requests the proxy sent on its own (to fetch a replaced version, and so on); never in {@link #counts()}. */
   public long internalRequests() {
     return probe.requests();
@@ -161,6 +195,7 @@ public final class S3FaultProxy implements AutoCloseable {
       try {
         Socket s = server.accept();
         clients.add(s);
+        peakConnections.accumulateAndGet(clients.size(), Math::max);
         workers.execute(new ProxyConnection(s, this));
       } catch (SocketException e) {
         if (!closed) {

@@ -24,8 +24,8 @@ class FaultInjectorTest {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       S3Request r = i % 3 == 0 ? GET_A : PUT_A;
-      ErrorRule e = f.errorFor(r);
-      out.add((e == null ? "-" : e.kind().name()) + "/" + f.nextLatencyMs());
+      FaultInjector.Decision d = f.decide(r);
+      out.add((d.error == null ? "-" : d.error.kind().name()) + "/" + d.latencyMs);
     }
     return out;
   }
@@ -57,7 +57,7 @@ class FaultInjectorTest {
         .error(ErrorRule.atRate(ErrorKind.SLOW_DOWN, 0.25, Set.of())).build());
     int fired = 0;
     for (int i = 0; i < 10_000; i++) {
-      if (f.errorFor(PUT_A) != null) {
+      if (f.decide(PUT_A).error != null) {
         fired++;
       }
     }
@@ -68,12 +68,12 @@ class FaultInjectorTest {
   void nthMatchingRequestOnlyCountingOnlyMatches() {
     ErrorRule rule = ErrorRule.onNth(ErrorKind.RESET, 3, Set.of(S3Operation.PUT)).matching("^b/data/");
     FaultInjector f = new FaultInjector(FaultPlan.builder(1).error(rule).build());
-    assertNull(f.errorFor(PUT_A));
-    assertNull(f.errorFor(PUT_X));
-    assertNull(f.errorFor(GET_A));
-    assertNull(f.errorFor(PUT_A));
-    assertSame(rule, f.errorFor(PUT_A));
-    assertNull(f.errorFor(PUT_A));
+    assertNull(f.decide(PUT_A).error);
+    assertNull(f.decide(PUT_X).error);
+    assertNull(f.decide(GET_A).error);
+    assertNull(f.decide(PUT_A).error);
+    assertSame(rule, f.decide(PUT_A).error);
+    assertNull(f.decide(PUT_A).error);
   }
 
   @Test
@@ -81,9 +81,9 @@ class FaultInjectorTest {
     ErrorRule first = ErrorRule.onNth(ErrorKind.SLOW_DOWN, 1, Set.of());
     ErrorRule second = ErrorRule.onNth(ErrorKind.INTERNAL_ERROR, 2, Set.of());
     FaultInjector f = new FaultInjector(FaultPlan.builder(1).error(first).error(second).build());
-    assertSame(first, f.errorFor(PUT_A));
-    assertSame(second, f.errorFor(PUT_A));
-    assertNull(f.errorFor(PUT_A));
+    assertSame(first, f.decide(PUT_A).error);
+    assertSame(second, f.decide(PUT_A).error);
+    assertNull(f.decide(PUT_A).error);
   }
 
   @Test

@@ -1,0 +1,176 @@
+package io.objectcommit.it.cluster;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.it.SparkSessions;
+import io.objectcommit.it.cluster.ClusterJobs.Committer;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bounded resources after failed jobs (in one driver JVM, {@code local[2,3]}: each task tried three times): five
+ * jobs in a row whose task 0 fails in every attempt after some files were written. After each: the driver's
+ * thread count does not grow after the second failure (Spark starts pools lazily in the first ones; a leak grows
+ * with every job), the connections this JVM holds to the store do not grow with the retries, the committers' local buffer directories hold no file, and the
+ * store holds no pending multipart upload. Finally the session's stop leaves no thread of ours.
+ */
+@S3IntegrationTest
+@Tag("cluster")
+class FailedJobResourcesIT {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FailedJobResourcesIT.class);
+  private static final int FAILED_JOBS = 5;
+  /** Spark starts some of its pools lazily during the first failed jobs: the baseline is taken after this one. */
+  private static final int WARM_UP_FAILED_JOBS = 2;
+  /** Spark's own pools (task launch, shuffle, cleaners) come and go within this margin. */
+  private static final int THREAD_MARGIN = 4;
+
+  /** Fails every attempt of task 0 after 60 rows (each attempt has written files of 20 rows by then). */
+  static final class FailTaskZero implements UDF1<Long, Long> {
+    private static final long serialVersionUID = 1L;
+    private static final ThreadLocal<long[]> ROWS = ThreadLocal.withInitial(() -> new long[] {-1, 0});
+
+    @Override
+    public Long call(Long id) {
+      TaskContext t = TaskContext.get();
+      if (t != null && t.partitionId() == 0) {
+        long[] r = ROWS.get();
+        if (r[0] != t.taskAttemptId()) {
+          r[0] = t.taskAttemptId();
+          r[1] = 0;
+        }
+        if (++r[1] > 60) {
+          throw new IllegalStateException("injected failure of task 0, attempt " + t.attemptNumber());
+        }
+      }
+      return id;
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Committer.class)
+  void failedJobsLeaveNoThreadsConnectionsOrLocalFiles(Committer committer, S3TestBucket bucket) throws Exception {
+    Path work = Files.createDirectories(ClusterJobs.workDir().resolve("resources-" + committer.name().toLowerCase()
+        + "-" + System.currentTimeMillis()));
+    Path stagingBuffer = work.resolve("staging-buffer");
+    Path directBuffer = Files.createDirectories(work.resolve("direct-buffer"));
+    String[] kv = committer.setting.split("=", 2);
+    int port = bucket.endpoint().uri().getPort();
+    Set<String> before = threadNames();
+    SparkSession spark = SparkSessions.local("failed-job-resources", "local[2,3]", bucket.s3aOptions(), Map.of(
+        kv[0], kv[1],
+        "spark.hadoop.fs.objectcommit.staging.buffer.dirs", stagingBuffer.toString(),
+        "spark.hadoop.fs.objectcommit.direct.buffer.dir", directBuffer.toString()));
+    List<String> history = new ArrayList<>();
+    int firstThreads = -1;
+    long firstConnections = -1;
+    Set<String> baselineNames = Set.of();
+    try {
+      UserDefinedFunction fail = functions.udf(new FailTaskZero(), DataTypes.LongType).asNondeterministic();
+      spark.range(0, 400, 1, 2).write().parquet(bucket.s3a("tables/warm-up"));
+      for (int i = 1; i <= FAILED_JOBS; i++) {
+        String out = "tables/failed-" + i;
+        assertThrows(Exception.class, () -> spark.range(0, 400, 1, 2).select(fail.apply(col("id")).alias("id"))
+            .write().option("maxRecordsPerFile", 20).parquet(bucket.s3a(out)));
+        Thread.sleep(1000); // let the killed attempts' threads finish
+        int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+        long connections = StoreConnections.establishedTo(port);
+        history.add("job " + i + ": " + threads + " threads, " + connections + " connections");
+        assertEquals(List.of(), CommitterClusterIT.leftovers(stagingBuffer), "staging buffer after failed job " + i);
+        assertEquals(List.of(), CommitterClusterIT.leftovers(directBuffer), "direct buffer after failed job " + i);
+        PlainOutputCheck.assertNoPendingUploads(bucket, out);
+        if (i == WARM_UP_FAILED_JOBS) {
+          firstThreads = threads;
+          firstConnections = connections;
+          baselineNames = threadNames();
+        } else if (i > WARM_UP_FAILED_JOBS) {
+          Set<String> added = threadNames();
+          added.removeAll(baselineNames);
+          assertTrue(threads <= firstThreads + THREAD_MARGIN, "driver threads grow with failed jobs: " + history
+              + "; new since job " + WARM_UP_FAILED_JOBS + ": " + added);
+          assertTrue(connections <= firstConnections + 2, "connections to the store grow with retries: " + history);
+        }
+      }
+    } finally {
+      spark.stop();
+    }
+    Thread.sleep(1000);
+    List<String> ours = new ArrayList<>();
+    for (String t : threadNames()) {
+      if (!before.contains(t) && t.toLowerCase().contains("objectcommit")) {
+        ours.add(t);
+      }
+    }
+    assertEquals(List.of(), ours, "objectcommit threads left after the session stopped");
+    LOG.info("{}: {} failed jobs: {}", committer, FAILED_JOBS, history);
+  }
+
+  private static Set<String> threadNames() {
+    Set<String> names = new HashSet<>();
+    Thread.getAllStackTraces().keySet().forEach(t -> names.add(t.getName()));
+    return names;
+  }
+
+  /** Counts this JVM's established TCP connections to a port, from /proc (Linux). */
+  static final class StoreConnections {
+    private StoreConnections() {
+    }
+
+    static long establishedTo(int port) throws IOException {
+      Set<String> inodes = new HashSet<>();
+      try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+        fds.forEach(fd -> {
+          try {
+            String link = Files.readSymbolicLink(fd).toString();
+            if (link.startsWith("socket:[")) {
+              inodes.add(link.substring(8, link.length() - 1));
+            }
+          } catch (IOException closedMeanwhile) {
+            // an fd closed while listing: not a connection any more
+          }
+        });
+      }
+      long n = 0;
+      for (String table : List.of("/proc/self/net/tcp", "/proc/self/net/tcp6")) {
+        Path p = Path.of(table);
+        if (!Files.exists(p)) {
+          continue;
+        }
+        List<String> lines = Files.readAllLines(p);
+        for (String line : lines.subList(1, lines.size())) {
+          String[] f = line.trim().split("\\s+");
+          String remote = f[2];
+          int remotePort = Integer.parseInt(remote.substring(remote.indexOf(':') + 1), 16);
+          if (f[3].equals("01") && remotePort == port && inodes.contains(f[9])) {
+            n++;
+          }
+        }
+      }
+      return n;
+    }
+  }
+}

@@ -1,0 +1,147 @@
+"""The jobs of the cluster scenarios (io.objectcommit.it.cluster), submitted with spark-submit to a standalone
+cluster on loopback as a user submits a PySpark job. The test decides the committer and every other setting with
+--conf; this file only shapes the data and, through the MARKER directory, tells the test where each task attempt
+runs and lets it inject failures.
+
+  cluster_job.py write OUT MARKERS --rows N --partitions P [--max-records M] [--partition-by]
+                 [--fail-partition P --fail-at I] [--slow-partition P --slow-seconds S] [--pace-ms MS]
+      spark.range(N) in P partitions, columns id (through a Python UDF that records each task attempt and injects
+      the faults), k = id % 10, pad; written as Parquet to OUT (mode errorifexists).
+  cluster_job.py stream CHECKPOINT INPUT OUTPUT
+      file source INPUT (one file per micro-batch) -> groupBy(value).count() -> foreachBatch writes each batch's
+      complete result to OUTPUT/batch-<id>.json (replaced atomically: a re-run batch rewrites its file);
+      trigger availableNow, checkpointed at CHECKPOINT.
+
+MARKERS/attempt-p<partition>-a<attempt>-t<task attempt id>.json: {partition, attempt, executor_pid}, written when
+an attempt starts its first row. MARKERS/result.json: {"status": "ok"} or {"status": "failed", "exceptions":
+[Java class names of the failure's cause chain]}. Exit code 0, or 3 when the job failed.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+from pyspark import TaskContext
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+
+def write_json(path, data):
+    tmp = "%s.tmp-%d" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
+
+
+def executor_pid():
+    """The executor JVM that runs this Python worker: the nearest ancestor running CoarseGrainedExecutorBackend."""
+    pid = os.getppid()
+    for _ in range(8):
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                if b"CoarseGrainedExecutorBackend" in f.read():
+                    return pid
+            with open("/proc/%d/stat" % pid) as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return -1
+
+
+def probe_udf(args):
+    per_partition = args.rows // args.partitions
+    seen = set()
+
+    def probe(i):
+        tc = TaskContext.get()
+        p, a, t = tc.partitionId(), tc.attemptNumber(), tc.taskAttemptId()
+        if t not in seen:
+            seen.add(t)
+            write_json(os.path.join(args.markers, "attempt-p%d-a%d-t%d.json" % (p, a, t)),
+                       {"partition": p, "attempt": a, "task": t, "executor_pid": executor_pid()})
+        if a == 0 and p == args.fail_partition and i - p * per_partition == args.fail_at:
+            raise RuntimeError("injected failure: partition %d attempt 0 at row %d" % (p, args.fail_at))
+        if a == 0 and p == args.slow_partition:
+            time.sleep(args.slow_seconds / per_partition)
+        if args.pace_ms:
+            time.sleep(args.pace_ms / 1000.0)
+        return i
+
+    return F.udf(probe, T.LongType())
+
+
+def java_exception_classes(e):
+    classes = []
+    j = getattr(e, "java_exception", None)
+    while j is not None and len(classes) < 20:
+        classes.append(j.getClass().getName())
+        j = j.getCause()
+    return classes or [type(e).__name__]
+
+
+def write(spark, args):
+    probe = probe_udf(args)
+    df = spark.range(0, args.rows, 1, args.partitions).select(
+        probe(F.col("id")).alias("id"), (F.col("id") % 10).alias("k"), F.lit("x" * args.pad).alias("pad"))
+    w = df.write.mode("errorifexists")
+    if args.max_records:
+        w = w.option("maxRecordsPerFile", args.max_records)
+    if args.partition_by:
+        w = w.partitionBy("k")
+    w.parquet(args.out)
+
+
+def stream(spark, args):
+    counts = (spark.readStream.option("maxFilesPerTrigger", 1).text("file://" + args.input)
+              .groupBy(F.col("value").alias("key")).count())
+
+    def sink(batch, batch_id):
+        rows = {r["key"]: r["count"] for r in batch.collect()}
+        write_json(os.path.join(args.output, "batch-%06d.json" % batch_id), rows)
+
+    q = (counts.writeStream.outputMode("complete").foreachBatch(sink)
+         .option("checkpointLocation", args.checkpoint).trigger(availableNow=True).start())
+    q.awaitTermination()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="mode", required=True)
+    w = sub.add_parser("write")
+    w.add_argument("out")
+    w.add_argument("markers")
+    w.add_argument("--rows", type=int, required=True)
+    w.add_argument("--partitions", type=int, required=True)
+    w.add_argument("--max-records", type=int, default=0)
+    w.add_argument("--partition-by", action="store_true")
+    w.add_argument("--fail-partition", type=int, default=-1)
+    w.add_argument("--fail-at", type=int, default=-1)
+    w.add_argument("--slow-partition", type=int, default=-1)
+    w.add_argument("--slow-seconds", type=float, default=0)
+    w.add_argument("--pace-ms", type=float, default=0)
+    w.add_argument("--pad", type=int, default=16)
+    s = sub.add_parser("stream")
+    s.add_argument("checkpoint")
+    s.add_argument("input")
+    s.add_argument("output")
+    s.add_argument("markers")
+    args = parser.parse_args()
+
+    spark = SparkSession.builder.appName("objectcommit-cluster-" + args.mode).getOrCreate()
+    try:
+        write(spark, args) if args.mode == "write" else stream(spark, args)
+        write_json(os.path.join(args.markers, "result.json"), {"status": "ok"})
+        code = 0
+    except Exception as e:  # reported to the test, which branches on the Java exception types
+        write_json(os.path.join(args.markers, "result.json"),
+                   {"status": "failed", "exceptions": java_exception_classes(e)})
+        print("JOB FAILED: %r" % (e,), file=sys.stderr, flush=True)
+        code = 3
+    spark.stop()
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

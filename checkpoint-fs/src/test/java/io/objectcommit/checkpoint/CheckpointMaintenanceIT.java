@@ -56,9 +56,9 @@ class CheckpointMaintenanceIT {
     assertTrue(ok.contains("3 files (15 bytes): OK"), ok);
 
     // garbage: an unreferenced data object and manifest (a crashed writer), and an object that is not ours
-    bucket.client().putObject(bucket.name(), "q/offsets/2~00112233445566ff", "orphan");
-    bucket.client().putObject(bucket.name(), ".ckpt/dirs/deadbeef-orphan.json", "{}");
-    bucket.client().putObject(bucket.name(), "q/offsets/unrelated.txt", "someone else's");
+    bucket.plain().putObject(bucket.name(), "q/offsets/2~00112233445566ff", "orphan");
+    bucket.plain().putObject(bucket.name(), ".ckpt/dirs/deadbeef-orphan.json", "{}");
+    bucket.plain().putObject(bucket.name(), "q/offsets/unrelated.txt", "someone else's");
     String dry = run(conf, root, (m, out) -> m.gc(Duration.ZERO, true, out));
     assertTrue(dry.contains("would delete 2 objects"), dry);
     assertEquals(3, bucket.listKeys("q/offsets/").size() - 1, bucket.listKeys("q/offsets/").toString());
@@ -70,7 +70,7 @@ class CheckpointMaintenanceIT {
 
     // a data object deleted behind the file system's back is found
     String data = bucket.listKeys("q/commits/").get(0);
-    bucket.client().deleteObject(bucket.name(), data);
+    bucket.plain().deleteObject(bucket.name(), data);
     String bad = run(conf, root, (m, out) -> assertEquals(1, m.verify(out).size()));
     assertTrue(bad.contains("PROBLEM /q/commits/0: data object") && bad.contains("1 problems"), bad);
 

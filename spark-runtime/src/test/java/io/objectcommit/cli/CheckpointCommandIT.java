@@ -45,7 +45,7 @@ class CheckpointCommandIT {
     assertEquals(0, verify.code, verify.toString());
     assertTrue(verify.out.contains("2 files (10 bytes): OK"), verify.toString());
 
-    bucket.client().putObject(bucket.name(), "q/offsets/1~00112233445566ff", "orphan");
+    bucket.plain().putObject(bucket.name(), "q/offsets/1~00112233445566ff", "orphan");
     CommandRun dry = CommandRun.of(args(settings, "checkpoint", "gc", root, "--min-age", "0s", "--dry-run"));
     assertEquals(0, dry.code, dry.toString());
     assertTrue(dry.out.contains("would delete 1 objects"), dry.toString());
@@ -55,7 +55,7 @@ class CheckpointCommandIT {
     assertTrue(gc.out.contains("deleted 1 objects"), gc.toString());
     assertFalse(bucket.listKeys("q/offsets/").contains("q/offsets/1~00112233445566ff"));
 
-    bucket.client().deleteObject(bucket.name(), bucket.listKeys("q/commits/").get(0));
+    bucket.plain().deleteObject(bucket.name(), bucket.listKeys("q/commits/").get(0));
     CommandRun bad = CommandRun.of(args(settings, "checkpoint", "verify", root));
     assertEquals(1, bad.code, "problems found: exit code 1\n" + bad);
     assertTrue(bad.out.contains("PROBLEM /q/commits/0"), bad.toString());

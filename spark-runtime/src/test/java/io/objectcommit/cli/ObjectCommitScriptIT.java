@@ -3,7 +3,6 @@ package io.objectcommit.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +21,7 @@ class ObjectCommitScriptIT {
 
   @Test
   void uploadsListRunsFromTheScript(S3TestBucket bucket, @TempDir Path dir) throws Exception {
-    String id = bucket.client().initiateMultipartUpload(
-        new InitiateMultipartUploadRequest(bucket.name(), bucket.key("t/part-0.parquet"))).getUploadId();
+    String id = bucket.plain().initiateMultipartUpload(bucket.name(), bucket.key("t/part-0.parquet"));
     Path script = Path.of(System.getProperty("objectcommit.checkout", "..")).resolve("bin/objectcommit");
     assertTrue(Files.isExecutable(script), script.toString());
     List<String> cmd = new ArrayList<>(List.of(script.toString(), "uploads", "list", bucket.s3a("t"),
@@ -83,8 +81,7 @@ class ObjectCommitScriptIT {
         && help[2].contains("--packages org.apache.hadoop:hadoop-aws:3.3.4"), help[2]);
     assertTrue(help[2].contains("objectcommit: class path from the Spark home " + dir.resolve("spark")), help[2]);
 
-    String id = bucket.client().initiateMultipartUpload(
-        new InitiateMultipartUploadRequest(bucket.name(), bucket.key("t/part-0.parquet"))).getUploadId();
+    String id = bucket.plain().initiateMultipartUpload(bucket.name(), bucket.key("t/part-0.parquet"));
     List<String> args = new ArrayList<>(List.of("uploads", "list", bucket.s3a("t"), "--older-than", "0s"));
     args.addAll(CommandRun.settings(bucket, dir));
     String[] list = run(bin, env, dir.resolve("home"), dir, args.toArray(new String[0]));

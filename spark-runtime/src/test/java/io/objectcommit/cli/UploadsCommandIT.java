@@ -4,8 +4,6 @@ import static io.objectcommit.cli.CheckpointCommandIT.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
-import com.amazonaws.services.s3.model.ListMultipartUploadsRequest;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.nio.file.Path;
@@ -19,10 +17,8 @@ class UploadsCommandIT {
 
   @Test
   void listAndAbort(S3TestBucket bucket, @TempDir Path dir) throws Exception {
-    String id = bucket.client().initiateMultipartUpload(
-        new InitiateMultipartUploadRequest(bucket.name(), bucket.key("t/part-0.parquet"))).getUploadId();
-    bucket.client().initiateMultipartUpload(
-        new InitiateMultipartUploadRequest(bucket.name(), bucket.key("other/part-0.parquet")));
+    String id = bucket.plain().initiateMultipartUpload(bucket.name(), bucket.key("t/part-0.parquet"));
+    bucket.plain().initiateMultipartUpload(bucket.name(), bucket.key("other/part-0.parquet"));
     List<String> settings = CommandRun.settings(bucket, dir);
     String table = bucket.s3a("t");
 
@@ -37,8 +33,7 @@ class UploadsCommandIT {
     CommandRun abort = CommandRun.of(args(settings, "uploads", "abort", table, "--older-than", "0s"));
     assertEquals(0, abort.code, abort.toString());
     assertTrue(abort.out.contains("aborted ") && abort.out.contains("1 incomplete uploads"), abort.toString());
-    List<String> left = bucket.client().listMultipartUploads(new ListMultipartUploadsRequest(bucket.name())
-        .withPrefix(bucket.key(""))).getMultipartUploads().stream().map(u -> u.getKey())
+    List<String> left = bucket.plain().listMultipartUploads(bucket.name(), bucket.key("")).stream().map(u -> u.key())
         .collect(java.util.stream.Collectors.toList());
     assertEquals(List.of(bucket.key("other/part-0.parquet")), left, "only the prefix's upload was aborted");
   }

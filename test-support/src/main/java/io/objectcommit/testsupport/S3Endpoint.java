@@ -1,11 +1,6 @@
 package io.objectcommit.testsupport;
 
-import com.amazonaws.ClientConfiguration;
-import com.amazonaws.auth.AWSStaticCredentialsProvider;
-import com.amazonaws.auth.BasicAWSCredentials;
-import com.amazonaws.client.builder.AwsClientBuilder;
 import com.amazonaws.services.s3.AmazonS3;
-import com.amazonaws.services.s3.AmazonS3ClientBuilder;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -78,18 +73,12 @@ public final class S3Endpoint {
     return kind != Kind.EXTERNAL;
   }
 
-  /** A new AWS SDK v1 client for this endpoint; the caller shuts it down. */
+  /**
+   * A new AWS SDK v1 client for this endpoint; the caller shuts it down. The SDK v1 code lives in
+   * {@link SdkV1Clients}, so that this class loads on class paths without SDK v1 (the Spark 4 lines).
+   */
   public AmazonS3 newClient() {
-    ClientConfiguration cc = new ClientConfiguration()
-        .withMaxErrorRetry(3)
-        .withConnectionTimeout(10_000)
-        .withSocketTimeout(60_000);
-    return AmazonS3ClientBuilder.standard()
-        .withEndpointConfiguration(new AwsClientBuilder.EndpointConfiguration(uri.toString(), region))
-        .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(accessKey, secretKey)))
-        .withPathStyleAccessEnabled(pathStyle)
-        .withClientConfiguration(cc)
-        .build();
+    return SdkV1Clients.newClient(this);
   }
 
   /**

@@ -1,15 +1,10 @@
 package io.objectcommit.testsupport;
 
 import com.amazonaws.services.s3.AmazonS3;
-import com.amazonaws.services.s3.model.DeleteObjectsRequest;
-import com.amazonaws.services.s3.model.ListObjectsV2Request;
-import com.amazonaws.services.s3.model.ListObjectsV2Result;
-import com.amazonaws.services.s3.model.S3ObjectSummary;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * A fresh place in S3 for one test: a new bucket, or (with {@value S3TestSettings#BUCKET}) a new prefix in an
@@ -21,14 +16,16 @@ public final class S3TestBucket implements AutoCloseable {
   private final String name;
   private final String prefix;
   private final boolean created;
-  private final AmazonS3 client;
+  private final PlainS3 plain;
+  /** SDK v1 client, built on the first {@link #client()} call only: the Spark 4 lines have no SDK v1. */
+  private AmazonS3 client;
 
   private S3TestBucket(S3Endpoint endpoint, String name, String prefix, boolean created) {
     this.endpoint = endpoint;
     this.name = name;
     this.prefix = prefix;
     this.created = created;
-    this.client = endpoint.newClient();
+    this.plain = new PlainS3(endpoint);
   }
 
   /**
@@ -42,7 +39,7 @@ public final class S3TestBucket implements AutoCloseable {
       return new S3TestBucket(endpoint, sharedBucket, "objectcommit-tests/" + readable(hint) + "-" + unique + "/", false);
     }
     S3TestBucket b = new S3TestBucket(endpoint, bucketName(hint, unique), "", true);
-    b.client.createBucket(b.name);
+    b.plain.createBucket(b.name);
     return b;
   }
 
@@ -71,9 +68,20 @@ public final class S3TestBucket implements AutoCloseable {
     return prefix;
   }
 
-  /** A client for the endpoint, owned by this fixture (do not shut it down). */
-  public AmazonS3 client() {
+  /**
+   * An AWS SDK v1 client for the endpoint, owned by this fixture (do not shut it down); built on first use. For
+   * tests that need SDK v1 types; others use {@link #plain()}, which works on every line.
+   */
+  public synchronized AmazonS3 client() {
+    if (client == null) {
+      client = endpoint.newClient();
+    }
     return client;
+  }
+
+  /** The SDK-free client of this fixture (works without any AWS SDK on the class path). */
+  public PlainS3 plain() {
+    return plain;
   }
 
   /** The key of a relative path. */
@@ -105,14 +113,7 @@ public final class S3TestBucket implements AutoCloseable {
 
   /** Keys under the prefix, sorted (one LIST request per 1,000 keys). */
   public List<String> listKeys(String relativePrefix) {
-    ListObjectsV2Request req = new ListObjectsV2Request().withBucketName(name).withPrefix(key(relativePrefix));
-    List<String> keys = new java.util.ArrayList<>();
-    ListObjectsV2Result r;
-    do {
-      r = client.listObjectsV2(req);
-      r.getObjectSummaries().stream().map(S3ObjectSummary::getKey).forEach(keys::add);
-      req.setContinuationToken(r.getNextContinuationToken());
-    } while (r.isTruncated());
+    List<String> keys = new java.util.ArrayList<>(plain.listKeys(name, key(relativePrefix)));
     keys.sort(null);
     return keys;
   }
@@ -125,18 +126,17 @@ public final class S3TestBucket implements AutoCloseable {
   public void close() {
     try {
       if (!endpoint.isLocalStack()) {
-        List<String> keys = listKeys("");
-        for (int i = 0; i < keys.size(); i += 1000) {
-          List<DeleteObjectsRequest.KeyVersion> batch = keys.subList(i, Math.min(keys.size(), i + 1000)).stream()
-              .map(DeleteObjectsRequest.KeyVersion::new).collect(Collectors.toList());
-          client.deleteObjects(new DeleteObjectsRequest(name).withKeys(batch));
-        }
+        plain.deleteObjects(name, listKeys(""));
         if (created) {
-          client.deleteBucket(name);
+          plain.deleteBucket(name);
         }
       }
     } finally {
-      client.shutdown();
+      synchronized (this) {
+        if (client != null) {
+          client.shutdown();
+        }
+      }
     }
   }
 

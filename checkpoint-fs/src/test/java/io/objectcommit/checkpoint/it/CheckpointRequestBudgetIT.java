@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.impl.CheckpointFiles;
+import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.fs.impl.SdkBindings;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.RequestCounts;
@@ -13,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.VersionInfo;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,8 +50,23 @@ class CheckpointRequestBudgetIT {
     assertEquals(v1, v2, "per-operation request counts of 20 checkpoint files");
   }
 
+  /**
+   * With the user's settings (no {@code fs.objectcommit.sdk}), the binding is the SDK of the line's Hadoop: v2 on
+   * Hadoop 3.4 (the Spark 4 lines, where SDK v1 is absent), v1 on Hadoop 3.3 (Spark 3.5); and the budget holds.
+   */
+  @Test
+  void autoTakesTheSdkOfThisLinesHadoop(S3TestBucket bucket) throws Exception {
+    String[] v = VersionInfo.getVersion().split("\\.");
+    boolean hadoop34 = Integer.parseInt(v[0]) * 100 + Integer.parseInt(v[1]) >= 304;
+    Configuration conf = CkptTestSupport.conf(bucket.endpoint(), bucket);
+    assertEquals(hadoop34 ? "v2" : "v1", SdkBindings.choose(new ConfigReader(conf, bucket.name())).name(),
+        "Hadoop " + VersionInfo.getVersion());
+    budget("auto", bucket, "query-auto");
+  }
+
   /** Writes 21 checkpoint files and checks the budget of the last 20; returns their requests. */
   private static RequestCounts budget(String sdk, S3TestBucket bucket, String query) throws Exception {
+    Assumptions.assumeTrue(!"v1".equals(sdk) || sdkV1Present(), "no AWS SDK v1 on this line's class path");
     try (S3FaultProxy proxy = S3FaultProxy.start(bucket.endpoint())) {
       Configuration conf = CkptTestSupport.conf(proxy.endpoint(), bucket);
       conf.set("fs.objectcommit.sdk", sdk);
@@ -71,6 +90,15 @@ class CheckpointRequestBudgetIT {
       // and every file is there, listed from the manifest
       assertEquals(21, fm.list(dir, p -> true).length);
       return all;
+    }
+  }
+
+  private static boolean sdkV1Present() {
+    try {
+      Class.forName("com.amazonaws.services.s3.AmazonS3", false, CheckpointRequestBudgetIT.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
     }
   }
 

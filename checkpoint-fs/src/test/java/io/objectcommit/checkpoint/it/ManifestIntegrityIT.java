@@ -56,18 +56,18 @@ class ManifestIntegrityIT {
     assertEquals(2, keys.size(), "manifests of q and q/offsets: " + keys);
     String offsetsManifest = null;
     for (String k : keys) {
-      String text = bucket.client().getObjectAsString(bucket.name(), k);
+      String text = bucket.plain().getObjectAsString(bucket.name(), k);
       if (text.contains("\"0\"")) {
         offsetsManifest = k;
       }
     }
-    String original = bucket.client().getObjectAsString(bucket.name(), offsetsManifest);
+    String original = bucket.plain().getObjectAsString(bucket.name(), offsetsManifest);
     for (String[] damage : new String[][] {
         {original.substring(0, original.length() / 2), "not a valid"},
         {"", "empty file"},
         {original.replace("\"version\":1", "\"version\":7"), "version 7"},
         {original.replace("\"file\"", "\"wormhole\""), "no valid kind"}}) {
-      bucket.client().putObject(bucket.name(), offsetsManifest, damage[0]);
+      bucket.plain().putObject(bucket.name(), offsetsManifest, damage[0]);
       try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {
         CorruptRecordException e = assertThrows(CorruptRecordException.class, () -> fs.listStatus(dir));
         assertTrue(e.getMessage().contains(offsetsManifest), e.getMessage());

@@ -7,7 +7,6 @@ import io.objectcommit.checkpoint.CheckpointFileSystem;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
-import java.io.ByteArrayInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,10 +29,7 @@ class ManifestScaleIT {
 
   private static void putManifest(S3TestBucket bucket, DirManifest m) throws Exception {
     byte[] json = DirManifest.CODEC.toBytes(m);
-    com.amazonaws.services.s3.model.ObjectMetadata md = new com.amazonaws.services.s3.model.ObjectMetadata();
-    md.setContentLength(json.length);
-    bucket.client().putObject(bucket.name(), bucket.key(".ckpt/dirs/" + m.dirId + ".json"),
-        new ByteArrayInputStream(json), md);
+    bucket.plain().putObject(bucket.name(), bucket.key(".ckpt/dirs/" + m.dirId + ".json"), json);
   }
 
   private static DirManifest filled(String id, String path, int n) {

@@ -19,7 +19,7 @@ import javax.crypto.spec.SecretKeySpec;
  * of stores that check signatures (moto, S3Proxy with authorization). JDK only; signs {@code host},
  * {@code x-amz-content-sha256} (the hash of an empty body) and {@code x-amz-date}.
  */
-final class SigV4Signer {
+public final class SigV4Signer {
 
   static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
   private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
@@ -28,7 +28,7 @@ final class SigV4Signer {
   private final String secretKey;
   private final String region;
 
-  SigV4Signer(String accessKey, String secretKey, String region) {
+  public SigV4Signer(String accessKey, String secretKey, String region) {
     this.accessKey = accessKey;
     this.secretKey = secretKey;
     this.region = region;
@@ -39,6 +39,14 @@ final class SigV4Signer {
    * encoded with {@link #encode(String, boolean)}.
    */
   Map<String, String> headers(String method, URI uri, ZonedDateTime now) {
+    return headers(method, uri, now, EMPTY_SHA256);
+  }
+
+  /**
+   * As {@link #headers(String, URI, ZonedDateTime)} for a request whose body has the SHA-256 (lower-case hex)
+   * {@code payloadSha256}.
+   */
+  public Map<String, String> headers(String method, URI uri, ZonedDateTime now, String payloadSha256) {
     String amzDate = now.withZoneSameInstant(ZoneOffset.UTC).format(AMZ_DATE);
     String day = amzDate.substring(0, 8);
     String host = uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
@@ -46,11 +54,11 @@ final class SigV4Signer {
         + (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath()) + "\n"
         + canonicalQuery(uri.getRawQuery()) + "\n"
         + "host:" + host + "\n"
-        + "x-amz-content-sha256:" + EMPTY_SHA256 + "\n"
+        + "x-amz-content-sha256:" + payloadSha256 + "\n"
         + "x-amz-date:" + amzDate + "\n"
         + "\n"
         + "host;x-amz-content-sha256;x-amz-date\n"
-        + EMPTY_SHA256;
+        + payloadSha256;
     String scope = day + "/" + region + "/s3/aws4_request";
     String toSign = "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + hex(sha256(canonicalRequest));
     byte[] key = hmac(("AWS4" + secretKey).getBytes(StandardCharsets.UTF_8), day);
@@ -59,7 +67,7 @@ final class SigV4Signer {
     key = hmac(key, "aws4_request");
     String signature = hex(hmac(key, toSign));
     Map<String, String> h = new LinkedHashMap<>();
-    h.put("x-amz-content-sha256", EMPTY_SHA256);
+    h.put("x-amz-content-sha256", payloadSha256);
     h.put("x-amz-date", amzDate);
     h.put("Authorization", "AWS4-HMAC-SHA256 Credential=" + accessKey + "/" + scope
         + ", SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=" + signature);
@@ -82,7 +90,7 @@ final class SigV4Signer {
   }
 
   /** RFC 3986 percent-encoding as SigV4 wants it (unreserved characters kept; '/' kept when asked). */
-  static String encode(String s, boolean keepSlash) {
+  public static String encode(String s, boolean keepSlash) {
     StringBuilder b = new StringBuilder();
     for (byte x : s.getBytes(StandardCharsets.UTF_8)) {
       char c = (char) (x & 0xff);
@@ -114,7 +122,7 @@ final class SigV4Signer {
     }
   }
 
-  static String hex(byte[] bytes) {
+  public static String hex(byte[] bytes) {
     StringBuilder b = new StringBuilder(bytes.length * 2);
     for (byte x : bytes) {
       b.append(String.format(Locale.ROOT, "%02x", x & 0xff));

@@ -1,0 +1,60 @@
+package io.objectcommit.testsupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** PlainS3 against the harness's S3 endpoint: every call the tests use, signed and parsed. */
+@S3IntegrationTest
+class PlainS3IT {
+
+  @Test
+  void objectsRoundTripAndListAcrossPages(S3TestBucket bucket) {
+    PlainS3 s3 = bucket.plain();
+    String odd = bucket.key("dir/a b+c=d&é~.txt");
+    s3.putObject(bucket.name(), odd, "hello");
+    assertEquals("hello", s3.getObjectAsString(bucket.name(), odd));
+    s3.putObject(bucket.name(), bucket.key("dir/empty"), new byte[0]);
+    assertEquals(0, s3.getObject(bucket.name(), bucket.key("dir/empty")).length);
+    List<String> many = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      many.add(bucket.key(String.format("many/%04d", i)));
+    }
+    many.forEach(k -> s3.putObject(bucket.name(), k, k.getBytes(StandardCharsets.UTF_8)));
+    assertEquals(many, s3.listKeys(bucket.name(), bucket.key("many/"), 2), "5 keys: three pages of 2");
+    assertEquals(many, bucket.listKeys("many/"));
+    assertEquals(List.of(odd, bucket.key("dir/empty")), bucket.listKeys("dir/"));
+
+    s3.deleteObject(bucket.name(), odd);
+    PlainS3Exception gone = assertThrows(PlainS3Exception.class, () -> s3.getObjectAsString(bucket.name(), odd));
+    assertEquals(404, gone.status());
+    assertEquals("GetObject", gone.operation());
+    assertEquals(odd, gone.key());
+    s3.deleteObjects(bucket.name(), bucket.listKeys("many/"));
+    assertEquals(List.of(), bucket.listKeys("many/"));
+  }
+
+  @Test
+  void multipartUploadsAreStartedListedAndAborted(S3TestBucket bucket) {
+    PlainS3 s3 = bucket.plain();
+    String a = s3.initiateMultipartUpload(bucket.name(), bucket.key("t/part-0"));
+    String b = s3.initiateMultipartUpload(bucket.name(), bucket.key("u/part-0"));
+    assertEquals(List.of(new PlainS3.Upload(bucket.key("t/part-0"), a)),
+        s3.listMultipartUploads(bucket.name(), bucket.key("t/")));
+    s3.abortMultipartUpload(bucket.name(), bucket.key("t/part-0"), a);
+    assertEquals(List.of(new PlainS3.Upload(bucket.key("u/part-0"), b)),
+        s3.listMultipartUploads(bucket.name(), bucket.key("")));
+  }
+
+  @Test
+  void aMissingBucketIsAnErrorWithItsCode(S3Endpoint endpoint) {
+    PlainS3Exception e = assertThrows(PlainS3Exception.class,
+        () -> new PlainS3(endpoint).listKeys("no-such-bucket-objectcommit-plain", ""));
+    assertEquals(404, e.status());
+    assertEquals("NoSuchBucket", e.errorCode());
+  }
+}

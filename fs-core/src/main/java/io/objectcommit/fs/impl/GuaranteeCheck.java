@@ -25,8 +25,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,15 +62,19 @@ public final class GuaranteeCheck {
   /** Bytes each racing writer sends: a larger body keeps a check-then-write store's window open longer. */
   public static final int DEFAULT_RACE_BYTES = 0;
 
+  static final long IDLE_MS = 200;
+
   /**
    * Threads of every check in this JVM: the sequential guarantees side by side, then each race's writers. Daemon
-   * threads, created when needed and ended after a minute idle.
+   * threads, created when needed and ended {@value #IDLE_MS} ms after the check: a check runs once per bucket, so
+   * nothing of it lingers in a long-lived driver (FailedJobResourcesIT counts our threads after a session).
    */
-  static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "objectcommit-guarantee-check");
-    t.setDaemon(true);
-    return t;
-  });
+  static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_MS,
+      TimeUnit.MILLISECONDS, new SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, "objectcommit-guarantee-check");
+        t.setDaemon(true);
+        return t;
+      });
 
   private final ObjectStore store;
   private final String prefix;

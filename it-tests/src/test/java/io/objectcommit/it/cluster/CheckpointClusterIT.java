@@ -82,6 +82,7 @@ class CheckpointClusterIT {
   }
 
   @Test
+  @Tag(ClusterJobs.FULL_SET)
   void driverKilledThreeTimesCountsExactDefaultStateStore() throws Exception {
     driverKilledThreeTimes("default", 17);
   }

@@ -26,8 +26,8 @@ final class ClusterJobs {
 
   /**
    * The tag of the cluster scenarios that run only in the full set ({@code bin/run-cluster-scenarios}); every
-   * build runs the others (one executor kill per committer, the direct committer's refusal of speculation, a driver
-   * killed three times with the default state store). Failsafe excludes the tags in
+   * build runs the others (an executor SIGKILLed mid-write under the staging committer with partitionBy; the
+   * failed-job resource checks), which keeps CI within its time budget. Failsafe excludes the tags in
    * {@code objectcommit.it.excludedGroups}, which is this one by default.
    */
   static final String FULL_SET = "cluster-full";

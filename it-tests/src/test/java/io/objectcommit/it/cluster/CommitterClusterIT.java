@@ -80,9 +80,18 @@ class CommitterClusterIT {
     job.verify(false);
   }
 
-  @ParameterizedTest
-  @EnumSource(Committer.class)
-  void executorKilledMidWriteWithPartitionBy(Committer committer, S3TestBucket bucket) throws Exception {
+  @Test
+  void executorKilledMidWriteWithPartitionByStaging(S3TestBucket bucket) throws Exception {
+    executorKilledMidWriteWithPartitionBy(Committer.STAGING, bucket);
+  }
+
+  @Test
+  @Tag(ClusterJobs.FULL_SET)
+  void executorKilledMidWriteWithPartitionByDirect(S3TestBucket bucket) throws Exception {
+    executorKilledMidWriteWithPartitionBy(Committer.DIRECT, bucket);
+  }
+
+  private void executorKilledMidWriteWithPartitionBy(Committer committer, S3TestBucket bucket) throws Exception {
     Job job = new Job(committer, bucket, "killed-partition-by").rows(4000).partitions(2)
         .arg("--partition-by").arg("--max-records", "20").arg("--pad", "400");
     job.runKillingExecutorOf(0, 3);
@@ -98,6 +107,7 @@ class CommitterClusterIT {
     job.verify(false);
   }
 
+  @Tag(ClusterJobs.FULL_SET)
   @Test
   void speculationWithDirectIsRefused(S3TestBucket bucket) throws Exception {
     Job job = speculative(new Job(Committer.DIRECT, bucket, "speculation-direct"));

@@ -16,15 +16,17 @@ import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Spark 4.1's {@code ChecksumCheckpointFileManager} around this manager: with
- * {@code spark.sql.streaming.checkpoint.fileChecksum.enabled} (Spark 4.1's default: true) the state store writes a
- * {@code <file>.crc} beside every state file, through our manager, and the query still recovers; with it off, none.
- * Counts the checkpoint files written per micro-batch either way (docs/user-guide.md quotes them).
+ * {@code spark.sql.streaming.checkpoint.fileChecksum.enabled} (default true) the state store writes a
+ * {@code <file>.crc} beside its state files, through our manager, and the query still recovers; with it off, none.
+ * Spark 4.1 writes them for every state checkpoint format; from Spark 4.2 only for format v2
+ * ({@code spark.sql.streaming.stateStore.checkpointFormatVersion=2}, RocksDB), so format v1 writes none there.
+ * Counts the checkpoint files written per micro-batch in each case (docs/benchmarks.md quotes them).
  */
 class ChecksumFilesTest {
 
@@ -63,17 +65,48 @@ class ChecksumFilesTest {
     }
   }
 
+  private static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+  private static final String DEFAULT_STORE =
+      "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+
+  /** What each case sets: the checksum switch, the state store, the state checkpoint format. */
+  enum Case {
+    CHECKSUMS_FORMAT_V1(true, DEFAULT_STORE, 1),
+    NO_CHECKSUMS_FORMAT_V1(false, DEFAULT_STORE, 1),
+    CHECKSUMS_ROCKSDB_FORMAT_V2(true, ROCKSDB, 2);
+
+    final boolean checksums;
+    final String provider;
+    final int formatVersion;
+
+    Case(boolean checksums, String provider, int formatVersion) {
+      this.checksums = checksums;
+      this.provider = provider;
+      this.formatVersion = formatVersion;
+    }
+  }
+
+  /** Whether this Spark writes checksum files in this case: 4.1 for every format, 4.2 on for format v2 only. */
+  static boolean checksumsWritten(String sparkVersion, Case c) {
+    String[] v = sparkVersion.split("\\.");
+    boolean before42 = Integer.parseInt(v[0]) == 4 && Integer.parseInt(v[1]) < 2;
+    return c.checksums && (before42 || c.formatVersion >= 2);
+  }
+
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void stateFilesAndTheirChecksums(boolean checksums) throws Exception {
-    spark.conf().set("spark.sql.streaming.checkpoint.fileChecksum.enabled", Boolean.toString(checksums));
-    Path input = Files.createTempDirectory(root, "input-" + checksums);
+  @EnumSource(Case.class)
+  void stateFilesAndTheirChecksums(Case c) throws Exception {
+    boolean checksums = checksumsWritten(spark.version(), c);
+    spark.conf().set("spark.sql.streaming.checkpoint.fileChecksum.enabled", Boolean.toString(c.checksums));
+    spark.conf().set("spark.sql.streaming.stateStore.providerClass", c.provider);
+    spark.conf().set("spark.sql.streaming.stateStore.checkpointFormatVersion", Integer.toString(c.formatVersion));
+    Path input = Files.createTempDirectory(root, "input-" + c);
     for (int i = 0; i < BATCHES; i++) {
       String rows = Stream.iterate(i * 10L, v -> v + 1).limit(10).map(String::valueOf)
           .collect(Collectors.joining("\n", "", "\n"));
       Files.write(input.resolve("part-" + i + ".csv"), rows.getBytes(StandardCharsets.UTF_8));
     }
-    String name = "checksums_" + checksums;
+    String name = c.name().toLowerCase();
     StreamingQuery q = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
         .csv(input.toString())
         .groupBy(functions.col("value").mod(7).as("k")).count()
@@ -93,10 +126,18 @@ class ChecksumFilesTest {
         .collect(Collectors.toList());
     List<Path> data = state.stream().filter(p -> !crcs.contains(p)).collect(Collectors.toList());
     int all = files(dir).size();
-    LOG.info("Spark {}, fileChecksum.enabled={}: {} checkpoint files after {} micro-batches ({} per batch); state: {}"
-        + " files and {} checksum files", spark.version(), checksums, all, BATCHES, (double) all / BATCHES,
-        data.size(), crcs.size());
-    if (checksums) {
+    LOG.info("Spark {}, {} (fileChecksum.enabled={}, format v{}): {} checkpoint files after {} micro-batches ({} per"
+        + " batch); state: {} files and {} checksum files", spark.version(), c, c.checksums, c.formatVersion, all,
+        BATCHES, (double) all / BATCHES, data.size(), crcs.size());
+    if (checksums && c.formatVersion >= 2) {
+      // RocksDB's files (changelog, zip, sst) go through the manager too: each batch adds checksummed files
+      assertTrue(crcs.size() >= BATCHES, "checksum files of RocksDB's state: " + crcs + " of " + data);
+      for (Path crc : crcs) {
+        String f = crc.getFileName().toString();
+        assertTrue(data.contains(crc.resolveSibling(f.substring(0, f.length() - ".crc".length()))),
+            "a checksum file beside its state file: " + crc);
+      }
+    } else if (checksums) {
       for (Path p : data) {
         if (p.getFileName().toString().endsWith(".delta")) {
           assertTrue(crcs.contains(p.resolveSibling(p.getFileName() + ".crc")), "checksum of " + p + ": " + crcs);

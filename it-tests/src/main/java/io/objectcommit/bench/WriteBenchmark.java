@@ -38,9 +38,11 @@ final class WriteBenchmark {
   }
 
   WriteResult run(WriteShape shape, WriteContender contender) {
-    try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-write", SHARED_BUCKET);
-        SparkSession spark = SparkSessions.local("objectcommit-bench-write", master, proxyOptions(),
-            contender.sparkConf())) {
+    // stop() in finally, not try-with-resources: Spark 4's SparkSession.close() declares IOException.
+    try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-write", SHARED_BUCKET)) {
+      SparkSession spark = SparkSessions.local("objectcommit-bench-write", master, proxyOptions(),
+          contender.sparkConf());
+      try {
       String table = bucket.s3a("table");
       commitLog.reset();
       proxy.resetCounts();
@@ -52,6 +54,9 @@ final class WriteBenchmark {
       check(bucket, shape, contender);
       LOG.debug("{} {}: {}", contender.name(), shape.label(), requests);
       return new WriteResult(shape.label(), shape.files(), contender.name(), jobMs, commitMs, requests);
+      } finally {
+        spark.stop();
+      }
     }
   }
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class SparkS3aSmokeIT {
 
   @Test
-  void writesAndReadsParquetThroughS3a(S3TestBucket bucket) {
+  void writesAndReadsParquetThroughS3a(S3TestBucket bucket) throws Exception {
     long rows = 20_000;
     try (SparkSession spark = SparkSessions.local("smoke-it", bucket.s3aOptions())) {
       SmokeJob.write(spark, bucket.s3a("smoke/table"), rows, 3);

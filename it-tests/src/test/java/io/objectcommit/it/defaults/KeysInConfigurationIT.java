@@ -36,7 +36,7 @@ class KeysInConfigurationIT {
   }
 
   @AfterAll
-  static void stop() {
+  static void stop() throws java.io.IOException {
     if (spark != null) {
       spark.close();
     }

@@ -98,7 +98,7 @@ class SparkDirectCommitterIT {
       assertEquals(16, moreTasks.total(), "4 requests per task: " + moreTasks);
 
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("b")));
-      SuccessData s = SuccessData.CODEC.fromBytes(bucket.client().getObjectAsString(bucket.name(),
+      SuccessData s = SuccessData.CODEC.fromBytes(bucket.plain().getObjectAsString(bucket.name(),
           bucket.key("b/_SUCCESS")).getBytes(StandardCharsets.UTF_8), "b/_SUCCESS");
       assertEquals(20L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
       assertEquals(20L, s.getIostatistics().counters.get("task.op_put"));
@@ -106,7 +106,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void partitionedOutputWithARetriedTaskHasExactRowsAndFiles(S3TestBucket bucket) {
+  void partitionedOutputWithARetriedTaskHasExactRowsAndFiles(S3TestBucket bucket) throws java.io.IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.parquet().sparkConf())) {
       Dataset<Row> data = FailingWrites.prepare(SmokeJob.dataset(spark, ROWS), TASKS);
@@ -128,7 +128,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void aFailingJobLeavesNoFileOfItsOwn(S3TestBucket bucket) {
+  void aFailingJobLeavesNoFileOfItsOwn(S3TestBucket bucket) throws java.io.IOException {
     // one core: the tasks before the failing one have committed, none runs while the job aborts
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[1,2]", DirectCommitters.parquet().sparkConf())) {
@@ -146,7 +146,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void speculationFailsWithTheSettingNamedOrFallsBackToTheClassicCommitter(S3TestBucket bucket) {
+  void speculationFailsWithTheSettingNamedOrFallsBackToTheClassicCommitter(S3TestBucket bucket) throws java.io.IOException {
     Map<String, String> conf = new HashMap<>(DirectCommitters.parquet().sparkConf());
     conf.put("spark.speculation", "true");
     try (ProxiedBucket p = new ProxiedBucket(bucket)) {
@@ -172,7 +172,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void orcThroughPathOutputCommitProtocolWithARetriedTask(S3TestBucket bucket) {
+  void orcThroughPathOutputCommitProtocolWithARetriedTask(S3TestBucket bucket) throws java.io.IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.pathOutput().sparkConf())) {
       Dataset<Row> data = FailingWrites.prepare(SmokeJob.dataset(spark, ROWS), TASKS);

@@ -106,7 +106,7 @@ public abstract class AbstractFailedTaskIT {
   }
 
   @Test
-  void failedAppendThenRerun(S3TestBucket bucket) {
+  void failedAppendThenRerun(S3TestBucket bucket) throws java.io.IOException {
     String table = bucket.s3a("table");
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = SparkSessions.local("failed-task", "local[2,2]", proxied.s3aOptions(),

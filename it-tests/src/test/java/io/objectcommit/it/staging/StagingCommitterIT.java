@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.s3.model.ListMultipartUploadsRequest;
 import io.objectcommit.fs.files.SuccessData;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
@@ -98,8 +97,7 @@ class StagingCommitterIT {
   }
 
   private static int pendingUploads(S3TestBucket bucket, String rel) {
-    return bucket.client().listMultipartUploads(new ListMultipartUploadsRequest(bucket.name())
-        .withPrefix(bucket.key(rel))).getMultipartUploads().size();
+    return bucket.plain().listMultipartUploads(bucket.name(), bucket.key(rel)).size();
   }
 
   private static int records(S3TestBucket bucket, String rel) {
@@ -137,7 +135,7 @@ class StagingCommitterIT {
           .collect(Collectors.toList()), "task records are deleted");
       assertEquals(0, pendingUploads(bucket, "table/"));
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, table));
-      SuccessData success = SuccessData.CODEC.fromBytes(bucket.client().getObjectAsString(bucket.name(),
+      SuccessData success = SuccessData.CODEC.fromBytes(bucket.plain().getObjectAsString(bucket.name(),
           bucket.key("table/_SUCCESS")).getBytes(StandardCharsets.UTF_8), "_SUCCESS");
       assertEquals(SuccessData.S3A_NAME, success.getName());
       assertEquals((long) TASKS, success.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
@@ -180,7 +178,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void conflictModes(S3TestBucket bucket) {
+  void conflictModes(S3TestBucket bucket) throws java.io.IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.protocol())) {
       String t = bucket.s3a("modes");
@@ -230,7 +228,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void sparkOverwriteModes(S3TestBucket bucket) {
+  void sparkOverwriteModes(S3TestBucket bucket) throws java.io.IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.protocol())) {
       String t = bucket.s3a("overwrite");
@@ -255,7 +253,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void factoryBindingWritesAnyFormat(S3TestBucket bucket) {
+  void factoryBindingWritesAnyFormat(S3TestBucket bucket) throws java.io.IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.factory())) {
       String t = bucket.s3a("json");
@@ -273,7 +271,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void requestsPerFileAndPerTask(S3TestBucket bucket) {
+  void requestsPerFileAndPerTask(S3TestBucket bucket) throws java.io.IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.parquetBinding())) {
       proxied.proxy().setFaults(FaultPlan.none());

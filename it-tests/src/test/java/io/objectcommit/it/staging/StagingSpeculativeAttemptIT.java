@@ -3,7 +3,6 @@ package io.objectcommit.it.staging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.s3.model.ListMultipartUploadsRequest;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StagingCommitters;
@@ -121,8 +120,8 @@ class StagingSpeculativeAttemptIT {
           .filter(k -> k.endsWith(".txt")).collect(Collectors.toList());
       assertEquals(TASKS, files.size(), files.toString());
       assertEquals(1, files.stream().filter(f -> f.startsWith("part-00001-")).count(), files.toString());
-      assertEquals(0, bucket.client().listMultipartUploads(new ListMultipartUploadsRequest(bucket.name())
-          .withPrefix(bucket.key(""))).getMultipartUploads().size(), "the loser's uploads are aborted");
+      assertEquals(0, bucket.plain().listMultipartUploads(bucket.name(), bucket.key("")).size(),
+          "the loser's uploads are aborted");
       try (SparkSession spark = SparkSessions.local("spec", proxied.s3aOptions())) {
         long rows = spark.read().text(dest.toString()).count();
         long distinct = spark.read().text(dest.toString()).distinct().count();

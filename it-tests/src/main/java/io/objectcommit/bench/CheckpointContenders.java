@@ -36,8 +36,7 @@ public final class CheckpointContenders {
   public static List<CheckpointContender> all(Path localRoot, Path nfsMount, double nfsLatencyMs) {
     List<CheckpointContender> all = new java.util.ArrayList<>(List.of(
         s3a("s3a:// FileContext manager (Spark default)", null),
-        s3a("s3a:// FileSystem-based manager",
-            "org.apache.spark.sql.execution.streaming.FileSystemBasedCheckpointFileManager"),
+        s3a("s3a:// FileSystem-based manager", fileSystemBasedManager()),
         s3a("s3a:// AbortableStream manager (spark-hadoop-cloud)",
             "org.apache.spark.internal.io.cloud.AbortableStreamBasedCheckpointFileManager"),
         new CheckpointContender("objectcommit ckpt:// S3 backend", where -> "ckpt://" + where + "checkpoint",
@@ -47,6 +46,26 @@ public final class CheckpointContenders {
       all.add(nfs(nfsMount, nfsLatencyMs));
     }
     return List.copyOf(all);
+  }
+
+  /**
+   * Spark's FileSystem-based checkpoint manager of the running Spark: Spark 4.1 moved it from
+   * {@code org.apache.spark.sql.execution.streaming} to {@code ...streaming.checkpointing}.
+   */
+  static String fileSystemBasedManager() {
+    String[] candidates = {
+        "org.apache.spark.sql.execution.streaming.checkpointing.FileSystemBasedCheckpointFileManager",
+        "org.apache.spark.sql.execution.streaming.FileSystemBasedCheckpointFileManager"};
+    for (String name : candidates) {
+      try {
+        Class.forName(name, false, CheckpointContenders.class.getClassLoader());
+        return name;
+      } catch (ClassNotFoundException e) {
+        // not this Spark's package: try the next
+      }
+    }
+    throw new IllegalStateException("No FileSystemBasedCheckpointFileManager on the class path: tried "
+        + String.join(", ", candidates));
   }
 
   private static CheckpointContender s3a(String name, String managerClass) {

@@ -1,5 +1,6 @@
 package io.objectcommit.bench;
 
+import io.objectcommit.it.SparkSessions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.Map;
 /**
  * The write contenders in the order they run: Hadoop's FileOutputCommitter v1 and v2, the S3A {@code directory}
  * and {@code magic} committers through spark-hadoop-cloud, objectcommit's direct and staging committers (both
- * through {@code spark.sql.parquet.output.committer.class} and Spark's default commit protocol).
+ * through {@code spark.sql.parquet.output.committer.class} and Spark's default commit protocol, named explicitly:
+ * see {@link SparkSessions#DEFAULT_COMMIT_PROTOCOL}).
  */
 public final class WriteContenders {
 
@@ -30,7 +32,8 @@ public final class WriteContenders {
 
   static WriteContender fileOutputCommitter(int algorithm) {
     return new WriteContender("FileOutputCommitter v" + algorithm,
-        Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", Integer.toString(algorithm)));
+        Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", Integer.toString(algorithm),
+            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   static WriteContender s3a(String committer) {
@@ -47,12 +50,14 @@ public final class WriteContenders {
 
   static WriteContender direct() {
     return new WriteContender("objectcommit direct",
-        Map.of("spark.sql.parquet.output.committer.class", "io.objectcommit.direct.DirectParquetOutputCommitter"));
+        Map.of("spark.sql.parquet.output.committer.class", "io.objectcommit.direct.DirectParquetOutputCommitter",
+            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   static WriteContender staging(Path buffers) {
     return new WriteContender("objectcommit staging", Map.of(
         "spark.sql.parquet.output.committer.class", "io.objectcommit.staging.StagingParquetOutputCommitter",
+        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL,
         "spark.hadoop.fs.objectcommit.staging.buffer.dirs", buffers.toAbsolutePath().toString(),
         "spark.hadoop.fs.objectcommit.staging.buffer.min-free", "1M"));
   }

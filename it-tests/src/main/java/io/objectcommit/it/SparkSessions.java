@@ -6,6 +6,19 @@ import org.apache.spark.sql.SparkSession;
 /** Local Spark sessions bound to 127.0.0.1 and pointed at an S3 endpoint. */
 public final class SparkSessions {
 
+  /**
+   * Spark's own default of {@code spark.sql.sources.commitProtocolClass}. A contender that binds a committer
+   * through {@code spark.sql.parquet.output.committer.class} (or relies on FileOutputCommitter) names it: Spark 4.1
+   * ({@code SparkContext.enableMagicCommitterIfNeeded}) sets {@code PathOutputCommitProtocol} with the S3A magic
+   * committer whenever spark-hadoop-cloud is on the class path and the setting is missing, and that protocol never
+   * calls the Parquet committer class. On Spark 3.5 and 4.0 naming it changes nothing.
+   */
+  public static final String DEFAULT_COMMIT_PROTOCOL =
+      "org.apache.spark.sql.execution.datasources.SQLHadoopMapReduceCommitProtocol";
+
+  /** The key of the commit protocol class. */
+  public static final String COMMIT_PROTOCOL = "spark.sql.sources.commitProtocolClass";
+
   private SparkSessions() {
   }
 

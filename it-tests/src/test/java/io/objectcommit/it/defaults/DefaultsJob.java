@@ -29,6 +29,9 @@ public final class DefaultsJob {
   /** Writes {@link #ROWS} rows with {@code committer} to {@code path}; null when they read back exactly. */
   static String write(SparkSession spark, String committer, String path) {
     spark.conf().set(UserSettings.PARQUET_COMMITTER, committer);
+    // Spark 4.1 defaults to PathOutputCommitProtocol when spark-hadoop-cloud is present, which ignores the line above.
+    String protocol = spark.conf().get(SparkSessions.COMMIT_PROTOCOL);
+    spark.conf().set(SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL);
     try {
       SmokeJob.write(spark, path, ROWS, FILES);
       SmokeJob.Result got = SmokeJob.read(spark, path);
@@ -36,6 +39,7 @@ public final class DefaultsJob {
       return want.equals(got) ? null : committer + ": expected " + want + ", read back " + got;
     } finally {
       spark.conf().unset(UserSettings.PARQUET_COMMITTER);
+      spark.conf().set(SparkSessions.COMMIT_PROTOCOL, protocol);
     }
   }
 

@@ -2,6 +2,7 @@ package io.objectcommit.it.direct;
 
 import io.objectcommit.direct.DirectCommitterFactory;
 import io.objectcommit.direct.DirectParquetOutputCommitter;
+import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CommitterContender;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +16,8 @@ public final class DirectCommitters {
   /** {@code spark.sql.parquet.output.committer.class} with Spark's default commit protocol. */
   public static CommitterContender parquet() {
     return CommitterContender.of("objectcommit DirectParquetOutputCommitter",
-        Map.of("spark.sql.parquet.output.committer.class", DirectParquetOutputCommitter.class.getName()));
+        Map.of("spark.sql.parquet.output.committer.class", DirectParquetOutputCommitter.class.getName(),
+            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   /** Any format: spark-hadoop-cloud's PathOutputCommitProtocol with our factory bound to s3a. */

@@ -1,5 +1,6 @@
 package io.objectcommit.it.faults;
 
+import io.objectcommit.it.SparkSessions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +27,8 @@ public final class StagingCommitters {
   /** Through {@code spark.sql.parquet.output.committer.class} with Spark's default commit protocol. */
   public static CommitterContender parquetBinding() {
     return withBuffers("staging (Parquet binding)", Map.of("spark.sql.parquet.output.committer.class",
-        "io.objectcommit.staging.StagingParquetOutputCommitter"));
+        "io.objectcommit.staging.StagingParquetOutputCommitter",
+        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   /** Through our commit protocol: every format, Overwrite deferred to job commit, dynamic partition overwrite. */

@@ -1,5 +1,6 @@
 package io.objectcommit.it.faults;
 
+import io.objectcommit.it.SparkSessions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,12 +13,14 @@ public final class StockCommitters {
 
   /** Hadoop's FileOutputCommitter, algorithm 1: task commit renames the attempt directory, job commit merges. */
   public static CommitterContender fileOutputCommitterV1() {
-    return CommitterContender.of("FileOutputCommitter v1", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "1"));
+    return CommitterContender.of("FileOutputCommitter v1", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "1",
+        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   /** Hadoop's FileOutputCommitter, algorithm 2: task commit merges into the destination. */
   public static CommitterContender fileOutputCommitterV2() {
-    return CommitterContender.of("FileOutputCommitter v2", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "2"));
+    return CommitterContender.of("FileOutputCommitter v2", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "2",
+        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   /** The S3A staging "directory" committer through spark-hadoop-cloud's binding. */
@@ -33,7 +36,8 @@ public final class StockCommitters {
   /** Direct writing in the style of Spark 1.6's DirectParquetOutputCommitter ({@link DirectTestCommitter}). */
   public static CommitterContender direct() {
     return CommitterContender.of("direct (DirectParquetOutputCommitter style)",
-        Map.of("spark.sql.parquet.output.committer.class", DirectTestCommitter.class.getName()));
+        Map.of("spark.sql.parquet.output.committer.class", DirectTestCommitter.class.getName(),
+            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   private static Map<String, String> s3a(String committer) {

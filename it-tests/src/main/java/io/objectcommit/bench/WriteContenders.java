@@ -33,7 +33,8 @@ public final class WriteContenders {
   static WriteContender fileOutputCommitter(int algorithm) {
     return new WriteContender("FileOutputCommitter v" + algorithm,
         Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", Integer.toString(algorithm),
-            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
+            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL,
+            SparkSessions.PARQUET_COMMITTER, SparkSessions.DEFAULT_PARQUET_COMMITTER));
   }
 
   static WriteContender s3a(String committer) {

@@ -16,6 +16,16 @@ public final class SparkSessions {
   public static final String DEFAULT_COMMIT_PROTOCOL =
       "org.apache.spark.sql.execution.datasources.SQLHadoopMapReduceCommitProtocol";
 
+  /**
+   * Spark's own default of {@code spark.sql.parquet.output.committer.class}, Parquet's committer (Hadoop's
+   * FileOutputCommitter). Spark 4.1 sets {@code BindingParquetOutputCommitter} there too when the setting is missing
+   * (it then commits through the S3A committer factory, magic), so the FileOutputCommitter contenders name it.
+   */
+  public static final String DEFAULT_PARQUET_COMMITTER = "org.apache.parquet.hadoop.ParquetOutputCommitter";
+
+  /** The key of the Parquet committer class. */
+  public static final String PARQUET_COMMITTER = "spark.sql.parquet.output.committer.class";
+
   /** The key of the commit protocol class. */
   public static final String COMMIT_PROTOCOL = "spark.sql.sources.commitProtocolClass";
 

@@ -14,13 +14,15 @@ public final class StockCommitters {
   /** Hadoop's FileOutputCommitter, algorithm 1: task commit renames the attempt directory, job commit merges. */
   public static CommitterContender fileOutputCommitterV1() {
     return CommitterContender.of("FileOutputCommitter v1", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "1",
-        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
+        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL,
+        SparkSessions.PARQUET_COMMITTER, SparkSessions.DEFAULT_PARQUET_COMMITTER));
   }
 
   /** Hadoop's FileOutputCommitter, algorithm 2: task commit merges into the destination. */
   public static CommitterContender fileOutputCommitterV2() {
     return CommitterContender.of("FileOutputCommitter v2", Map.of("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "2",
-        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
+        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL,
+        SparkSessions.PARQUET_COMMITTER, SparkSessions.DEFAULT_PARQUET_COMMITTER));
   }
 
   /** The S3A staging "directory" committer through spark-hadoop-cloud's binding. */

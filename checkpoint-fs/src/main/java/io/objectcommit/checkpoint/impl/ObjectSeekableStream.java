@@ -3,6 +3,7 @@ package io.objectcommit.checkpoint.impl;
 import io.objectcommit.fs.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Objects;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.Seekable;
@@ -57,6 +58,9 @@ final class ObjectSeekableStream extends InputStream implements Seekable, Positi
 
   @Override
   public synchronized int read(byte[] b, int off, int len) throws IOException {
+    // InputStream's contract, before anything else: a null buffer is a NullPointerException, a range outside it an
+    // IndexOutOfBoundsException (Hadoop 3.4's open contract checks the first), whatever the position or stream.
+    Objects.checkFromIndexSize(off, len, b.length);
     checkOpen();
     if (len == 0) {
       return 0;

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
 import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
+import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_ABORT;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_COMPLETE;
@@ -153,7 +155,9 @@ class StagingProtocolTest {
     assertEquals(1, c.of(MULTIPART_LIST), "one sweep per job");
     assertEquals(0, c.of(LIST), "append mode never lists objects: " + c);
     assertEquals(0, c.of(MULTIPART_ABORT));
-    assertEquals(20 * 3 + 4 * 2 + 3, c.total(), c.toString());
+    assertEquals(4, c.of(HEAD), "one read of the job-abort marker per task");
+    assertEquals(1, c.of(BUCKET), "the marker's first 404 is told apart from a missing bucket once per store");
+    assertEquals(20 * 3 + 4 * 3 + 3 + 1, c.total(), c.toString());
   }
 
   @Test
@@ -205,7 +209,7 @@ class StagingProtocolTest {
     long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(2, aborted);
     assertEquals(0, store.pendingUploads("").size());
-    assertEquals(List.of(), store.keys(DEST), "records deleted too");
+    assertEquals(List.of(layout.jobAbortedKey()), store.keys(DEST), "records deleted too; the abort marker stays");
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
+import static io.objectcommit.testsupport.proxy.S3Operation.GET;
 import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 
 import io.objectcommit.fs.ObjectStore;
@@ -123,8 +125,10 @@ class TaskCommitRacingJobAbortTest {
   }
 
   @Test
-  void taskCommitCostsOneHeadForTheMarker() throws IOException {
+  void taskCommitCostsOneGetForTheMarker() throws IOException {
     commitTask(memory, 2);
-    assertEquals(1, memory.counts().of(HEAD));
+    assertEquals(2, memory.counts().of(GET), "the record's read-back and the marker's read: " + memory.counts());
+    assertEquals(0, memory.counts().of(HEAD), memory.counts().toString());
+    assertEquals(0, memory.counts().of(BUCKET), "a GET's 404 needs no bucket check: " + memory.counts());
   }
 }

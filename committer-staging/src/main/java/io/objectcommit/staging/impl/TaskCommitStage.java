@@ -10,6 +10,7 @@ import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,7 +132,7 @@ public final class TaskCommitStage {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));
       throw e;
     }
-    if (store.head(layout.jobAbortedKey()).isPresent()) { // one HEAD: see JobAbortStage for why it suffices
+    if (markerPresent()) { // one GET: see JobAbortStage for why it suffices
       abortQuietly(started, "job " + layout.jobId() + " was aborted while task " + attemptId + " committed");
       try {
         store.delete(key);
@@ -164,10 +165,23 @@ public final class TaskCommitStage {
     return new PendingFile(relative, upload.uploadId(), length, etags);
   }
 
+  /**
+   * Whether the job-abort marker exists: one GET (its 404 names the missing key, where a HEAD's 404 would cost the
+   * store a bucket check to tell a missing bucket apart).
+   */
+  private boolean markerPresent() throws IOException {
+    try {
+      store.getBytes(layout.jobAbortedKey());
+      return true;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
   /** Whether the job-abort marker exists, asked after a failed upload; an unreadable marker counts as absent. */
   private boolean jobAborted() {
     try {
-      return store.head(layout.jobAbortedKey()).isPresent();
+      return markerPresent();
     } catch (IOException e) {
       LOG.debug("Cannot read the job-abort marker {}: {}", store.pathOf(layout.jobAbortedKey()), e.toString());
       return false;

@@ -60,6 +60,9 @@ class TaskCommitRacingJobAbortTest {
           try {
             result = method.invoke(memory, args);
           } catch (InvocationTargetException e) {
+            if (fire && after) { // after a call that failed (a 404 read), all the same
+              abortJob();
+            }
             throw e.getCause();
           }
           if (fire && after) {
@@ -113,7 +116,7 @@ class TaskCommitRacingJobAbortTest {
 
   @Test
   void abortAfterTheTaskCommitFindsTheRecord() throws IOException {
-    assertTrue(commitTask(abortingAt((m, k) -> m.equals("head") && k.equals(layout.jobAbortedKey()), true), 3)
+    assertTrue(commitTask(abortingAt((m, k) -> m.equals("getBytes") && k.equals(layout.jobAbortedKey()), true), 3)
         .won(), "the marker was not there when the task read it");
     assertEquals(0, memory.pendingUploads(DEST).size(), "the job abort aborted the recorded uploads");
   }
@@ -127,7 +130,7 @@ class TaskCommitRacingJobAbortTest {
   @Test
   void taskCommitCostsOneGetForTheMarker() throws IOException {
     commitTask(memory, 2);
-    assertEquals(2, memory.counts().of(GET), "the record's read-back and the marker's read: " + memory.counts());
+    assertEquals(1, memory.counts().of(GET), "the marker's read: " + memory.counts());
     assertEquals(0, memory.counts().of(HEAD), memory.counts().toString());
     assertEquals(0, memory.counts().of(BUCKET), "a GET's 404 needs no bucket check: " + memory.counts());
   }

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
 import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
+import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_ABORT;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_COMPLETE;
@@ -148,12 +150,14 @@ class StagingProtocolTest {
     assertEquals(20, c.of(MULTIPART_PART));
     assertEquals(20, c.of(MULTIPART_COMPLETE));
     assertEquals(4 + 1, c.of(PUT), "one record per task, and _SUCCESS");
-    assertEquals(4, c.of(GET), "one read per task record");
+    assertEquals(4 + 4, c.of(GET), "per task: one read of its record, one of the job-abort marker (404)");
     assertEquals(1, c.of(BULK_DELETE), "records deleted in one request");
     assertEquals(1, c.of(MULTIPART_LIST), "one sweep per job");
     assertEquals(0, c.of(LIST), "append mode never lists objects: " + c);
     assertEquals(0, c.of(MULTIPART_ABORT));
-    assertEquals(20 * 3 + 4 * 2 + 3, c.total(), c.toString());
+    assertEquals(0, c.of(HEAD), c.toString());
+    assertEquals(0, c.of(BUCKET), "a GET's 404 names the missing key: no bucket check: " + c);
+    assertEquals(20 * 3 + 4 * 3 + 3, c.total(), c.toString());
   }
 
   @Test
@@ -205,7 +209,7 @@ class StagingProtocolTest {
     long aborted = new JobAbortStage(store, layout, options()).abort(false, 0);
     assertEquals(2, aborted);
     assertEquals(0, store.pendingUploads("").size());
-    assertEquals(List.of(), store.keys(DEST), "records deleted too");
+    assertEquals(List.of(layout.jobAbortedKey()), store.keys(DEST), "records deleted too; the abort marker stays");
   }
 
   @Test

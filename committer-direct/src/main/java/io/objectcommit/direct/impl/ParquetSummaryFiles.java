@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.Footer;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -51,7 +52,7 @@ public final class ParquetSummaryFiles {
       for (CommittedFile f : job.files) {
         if (f.key.endsWith(".parquet")) {
           String rel = f.key.substring(location.prefix().length());
-          footers.add(new Footer(new Path(root, rel), readFooter(job.store, f)));
+          footers.add(new Footer(new Path(root, rel), readFooter(job.store, f, conf)));
         }
       }
       if (footers.isEmpty()) {
@@ -81,7 +82,7 @@ public final class ParquetSummaryFiles {
     return ParquetOutputFormat.getJobSummaryLevel(conf);
   }
 
-  static ParquetMetadata readFooter(ObjectStore store, CommittedFile f) throws IOException {
+  static ParquetMetadata readFooter(ObjectStore store, CommittedFile f, Configuration conf) throws IOException {
     long size = f.size;
     if (size < 12) {
       throw new IOException(store.pathOf(f.key) + ": not a Parquet file (" + size + " bytes)");
@@ -97,7 +98,11 @@ public final class ParquetSummaryFiles {
     byte[] footer = footerStart >= tailStart
         ? Arrays.copyOfRange(tail, (int) (footerStart - tailStart), n - 8)
         : read(store, f.key, footerStart, size - 8);
-    return new ParquetMetadataConverter().readParquetMetadata(new ByteArrayInputStream(footer),
+    // The converter from the job's read options, as Parquet's own reader builds it: Parquet 1.17 (Spark 4.2) takes
+    // the footer's maximum Thrift message size from them, and without them refuses every footer ("Max message size
+    // must be positive: -1").
+    return new ParquetMetadataConverter(HadoopReadOptions.builder(conf).build()).readParquetMetadata(
+        new ByteArrayInputStream(footer),
         ParquetMetadataConverter.NO_FILTER);
   }
 

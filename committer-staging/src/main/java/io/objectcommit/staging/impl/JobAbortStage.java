@@ -2,17 +2,20 @@ package io.objectcommit.staging.impl;
 
 import io.objectcommit.fs.MultipartUpload;
 import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.commit.Listings;
 import io.objectcommit.staging.JobAbortIncompleteException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +25,17 @@ import org.slf4j.LoggerFactory;
  * not dense) and, in case the listing lags, by probing every index below the task count a found record carries.
  * When job commit had started completing uploads, the files it completed are deleted too, so that an aborted job
  * leaves nothing visible. Uploads of attempts that died during task commit are found by the sweep.
+ *
+ * <p><b>Racing task commits.</b> Spark may abort a job while other task attempts are still committing (and executors
+ * may keep running after the driver gave up). Before it looks for anything, job abort therefore creates the job-abort
+ * marker ({@link JobLayout#jobAbortedKey()}, one PUT); a task commit, after its uploads are initiated and its record
+ * is saved, reads the marker (one HEAD) and, when it is there, aborts its own uploads, deletes its record and fails
+ * with {@link io.objectcommit.staging.JobAbortedException}. S3 is strongly consistent (read after write, list after
+ * write), so for every interleaving one of the two sees the other: either the task's HEAD comes after the marker's
+ * PUT (the task cleans up after itself), or it comes before, and then the task's record was saved before the marker
+ * and hence before this stage lists and reads the records (this stage aborts the uploads the record names). Both may
+ * happen; aborting an upload twice is harmless (a missing upload is ignored). The marker stays (a few bytes) so that
+ * task commits arriving later still see it.
  */
 public final class JobAbortStage {
 
@@ -42,6 +56,7 @@ public final class JobAbortStage {
    * @return the number of uploads aborted
    */
   public long abort(boolean deleteCompleted, int taskCountHint) throws IOException {
+    writeAbortMarker();
     TreeSet<Integer> indices = new TreeSet<>();
     Listings.forEach(store, layout.recordsPrefix(), o -> {
       int i = layout.taskIndexOf(o.key());
@@ -129,6 +144,17 @@ public final class JobAbortStage {
           layout.leftoverUploadsHint(), failure);
     }
     return aborted;
+  }
+
+  /** Creates the job-abort marker before anything is read; an existing marker (an earlier abort) is fine. */
+  private void writeAbortMarker() throws IOException {
+    String json = "{\"jobId\":\"" + layout.jobId() + "\",\"abortedAt\":" + System.currentTimeMillis() + "}\n";
+    try {
+      store.createExclusive(layout.jobAbortedKey(), Payload.of(json.getBytes(StandardCharsets.UTF_8)));
+    } catch (FileAlreadyExistsException e) {
+      LOG.debug("Job {}: abort marker {} exists already (an earlier abort)", layout.jobId(),
+          store.pathOf(layout.jobAbortedKey()));
+    }
   }
 
   /** The first failure stays the one reported; later ones are added to it as suppressed. */

@@ -84,6 +84,15 @@ public final class JobLayout {
     return recordsPrefix + String.format(Locale.ROOT, "task-%06d.json", index);
   }
 
+  /**
+   * The key of the job-abort marker ({@code <dest>/.objectcommit-staging/<jobId>/job-aborted.json}): job abort
+   * creates it before it looks for task records; a task commit that finds it after saving its record aborts its own
+   * uploads (see {@link JobAbortStage}).
+   */
+  public String jobAbortedKey() {
+    return recordsPrefix + "job-aborted.json";
+  }
+
   /** The task index of a record key of this job, or -1. */
   public int taskIndexOf(String key) {
     if (!key.startsWith(recordsPrefix + "task-") || !key.endsWith(".json")) {

@@ -5,10 +5,12 @@ import io.objectcommit.fs.ObjectStore;
 import io.objectcommit.fs.Payload;
 import io.objectcommit.fs.UploadedPart;
 import io.objectcommit.fs.commit.CommitterStatistics;
+import io.objectcommit.staging.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * parallel, parts of one file in order), then saves the task record with an exclusive create. Nothing becomes
  * visible. If anything fails, the uploads already started are aborted. If another attempt of the same task saved
  * its record first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
+ *
+ * <p>After the record is saved, one HEAD of the job-abort marker: if the job was aborted meanwhile, the attempt
+ * aborts its uploads, deletes its record and fails with {@link JobAbortedException} (why this leaves no upload pending
+ * in any interleaving with job abort: {@link JobAbortStage}).
  */
 public final class TaskCommitStage {
 
@@ -92,6 +98,13 @@ public final class TaskCommitStage {
         files = parallel.runAll(uploads);
       } catch (IOException | RuntimeException e) {
         abortQuietly(started, "task " + attemptId + " failed to upload its files");
+        if (e instanceof IOException && jobAborted()) {
+          // the job abort's sweep aborted an upload of this attempt under its feet: say so, with the failure as cause
+          JobAbortedException aborted = new JobAbortedException(store.pathOf(layout.taskRecordKey(taskIndex)),
+              layout.jobId(), attemptId);
+          aborted.initCause(e);
+          throw aborted;
+        }
         throw e;
       }
     }
@@ -119,6 +132,16 @@ public final class TaskCommitStage {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));
       throw e;
     }
+    if (markerPresent()) { // one GET: see JobAbortStage for why it suffices
+      abortQuietly(started, "job " + layout.jobId() + " was aborted while task " + attemptId + " committed");
+      try {
+        store.delete(key);
+      } catch (IOException e) {
+        LOG.warn("Could not delete the record {} of a task of an aborted job: {}", store.pathOf(key), e.toString());
+        LOG.debug("delete failure", e);
+      }
+      throw new JobAbortedException(store.pathOf(key), layout.jobId(), attemptId);
+    }
     LOG.info("Task attempt {} committed {} files ({} bytes) as pending uploads in {} ms", attemptId, files.size(),
         bytes, System.currentTimeMillis() - start);
     return new Result(record, true);
@@ -140,6 +163,29 @@ public final class TaskCommitStage {
       n++;
     } while (off < length);
     return new PendingFile(relative, upload.uploadId(), length, etags);
+  }
+
+  /**
+   * Whether the job-abort marker exists: one GET (its 404 names the missing key, where a HEAD's 404 would cost the
+   * store a bucket check to tell a missing bucket apart).
+   */
+  private boolean markerPresent() throws IOException {
+    try {
+      store.getBytes(layout.jobAbortedKey());
+      return true;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** Whether the job-abort marker exists, asked after a failed upload; an unreadable marker counts as absent. */
+  private boolean jobAborted() {
+    try {
+      return markerPresent();
+    } catch (IOException e) {
+      LOG.debug("Cannot read the job-abort marker {}: {}", store.pathOf(layout.jobAbortedKey()), e.toString());
+      return false;
+    }
   }
 
   private void abortQuietly(List<MultipartUpload> uploads, String why) {

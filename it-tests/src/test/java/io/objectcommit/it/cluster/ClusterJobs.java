@@ -26,8 +26,8 @@ final class ClusterJobs {
 
   /**
    * The tag of the cluster scenarios that run only in the full set ({@code bin/run-cluster-scenarios}); every
-   * build runs the others (an executor SIGKILLed mid-write under the staging committer with partitionBy; the
-   * failed-job resource checks), which keeps CI within its time budget. Failsafe excludes the tags in
+   * build runs the others (both committers' failed task and executor kills, speculation staging exact and direct
+   * refused, the failed-job resource checks), which keeps CI within its time budget. Failsafe excludes the tags in
    * {@code objectcommit.it.excludedGroups}, which is this one by default.
    */
   static final String FULL_SET = "cluster-full";
@@ -36,13 +36,24 @@ final class ClusterJobs {
 
   /** How a job's output is committed: the user guide's settings for each committer. */
   enum Committer {
-    DIRECT("spark.sql.parquet.output.committer.class=io.objectcommit.direct.DirectParquetOutputCommitter"),
-    STAGING("spark.sql.sources.commitProtocolClass=io.objectcommit.staging.spark.StagingCommitProtocol");
+    DIRECT("spark.sql.parquet.output.committer.class=io.objectcommit.direct.DirectParquetOutputCommitter",
+        Map.of("spark.sql.sources.commitProtocolClass",
+            "org.apache.spark.sql.execution.datasources.SQLHadoopMapReduceCommitProtocol",
+            "spark.sql.parquet.output.committer.class", "io.objectcommit.direct.DirectParquetOutputCommitter")),
+    STAGING("spark.sql.sources.commitProtocolClass=io.objectcommit.staging.spark.StagingCommitProtocol",
+        Map.of("spark.sql.sources.commitProtocolClass", "io.objectcommit.staging.spark.StagingCommitProtocol"));
 
+    /** The {@code --conf} setting of the user guide. */
     final String setting;
+    /**
+     * The same choice as session settings ({@code spark.conf.set}) for one job of an application submitted with
+     * the other committer's setting: both keys are SQL settings read when a write is planned.
+     */
+    final Map<String, String> sessionConf;
 
-    Committer(String setting) {
+    Committer(String setting, Map<String, String> sessionConf) {
       this.setting = setting;
+      this.sessionConf = sessionConf;
     }
   }
 

@@ -75,13 +75,12 @@ class FailedJobResourcesIT {
   }
 
   /**
-   * KNOWN OPEN BUG (issue 17's note, docs/reliability.md): a task that commits while Spark aborts the job (task 1
-   * still committing when task 0's last attempt fails) initiates its uploads after the job abort swept, and they
-   * stay pending (seen as "Job ... aborted: 0 pending uploads aborted" in CI rehearsals, 3 runs of 3 on 2 cores).
-   * In the full set until task commit checks for a job abort after its uploads.
+   * Issue 17: a task that commits while Spark aborts the job (task 1 still committing when task 0's last attempt
+   * fails) used to initiate its uploads after the job abort swept, leaving them pending. Job abort now writes a
+   * job-abort marker first and task commit reads it after saving its record (committer-staging JobAbortStage), so
+   * no upload stays pending in any interleaving.
    */
   @Test
-  @Tag(ClusterJobs.FULL_SET)
   void failedJobsLeaveNoThreadsConnectionsOrLocalFilesStaging(S3TestBucket bucket) throws Exception {
     failedJobsLeaveNoThreadsConnectionsOrLocalFiles(Committer.STAGING, bucket);
   }

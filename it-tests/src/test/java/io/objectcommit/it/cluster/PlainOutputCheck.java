@@ -81,13 +81,14 @@ final class PlainOutputCheck {
     long[] seen = new long[Math.toIntExact(rows)];
     List<String> problems = new ArrayList<>();
     Files.createDirectories(scratch);
+    Configuration conf = new Configuration(); // one for all files: building it reads Hadoop's default resources
     for (String key : data) {
       Path local = download(bucket, key, scratch);
       Matcher m = DATA_FILE.matcher(key.substring(base.length()));
       m.matches();
       Integer k = m.group(1) == null ? null : Integer.valueOf(m.group(1));
       try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-          new org.apache.hadoop.fs.Path(local.toUri())).withConf(new Configuration()).build()) {
+          new org.apache.hadoop.fs.Path(local.toUri())).withConf(conf).build()) {
         for (Group g = reader.read(); g != null; g = reader.read()) {
           long id = g.getLong("id", 0);
           long rowK = k != null ? k : g.getLong("k", 0);

@@ -3,18 +3,24 @@ cluster on loopback as a user submits a PySpark job. The test decides the commit
 --conf; this file only shapes the data and, through the MARKER directory, tells the test where each task attempt
 runs and lets it inject failures.
 
-  cluster_job.py write OUT MARKERS --rows N --partitions P [--max-records M] [--partition-by]
-                 [--fail-partition P --fail-at I] [--slow-partition P --slow-seconds S] [--pace-ms MS]
-      spark.range(N) in P partitions, columns id (through a Python UDF that records each task attempt and injects
-      the faults), k = id % 10, pad; written as Parquet to OUT (mode errorifexists).
+  cluster_job.py plan PLAN
+      the write scenarios listed in the JSON file PLAN, one after the other in this one application (one driver,
+      the same executors: the cost of starting them is paid once). Each entry: name, out, markers, rows,
+      partitions and optionally sql_conf (session settings for this job only, such as another committer),
+      max_records, partition_by, fail_partition, fail_at, slow_partition, slow_seconds,
+      pace_ms, pad. Scenario i writes spark.range(rows) in `partitions` partitions, columns id (through a Python
+      UDF that records each task attempt and injects the faults), k = id % 10, pad, as Parquet to `out` (mode
+      errorifexists). Before scenario i > 0 the application waits for the file `go` in that scenario's markers
+      directory: the test writes it once it has checked what the previous scenario left on local disk.
   cluster_job.py stream CHECKPOINT INPUT OUTPUT
       file source INPUT (one file per micro-batch) -> groupBy(value).count() -> foreachBatch writes each batch's
       complete result to OUTPUT/batch-<id>.json (replaced atomically: a re-run batch rewrites its file);
       trigger availableNow, checkpointed at CHECKPOINT.
 
 MARKERS/attempt-p<partition>-a<attempt>-t<task attempt id>.json: {partition, attempt, executor_pid}, written when
-an attempt starts its first row. MARKERS/result.json: {"status": "ok"} or {"status": "failed", "exceptions":
-[Java class names of the failure's cause chain]}. Exit code 0, or 3 when the job failed.
+an attempt starts its first row. MARKERS/result.json: {"status": "ok", "seconds": S} or {"status": "failed",
+"exceptions": [Java class names of the failure's cause chain], "seconds": S}. A failed scenario does not stop the
+next one. Exit code 0, or 3 when a scenario (or the stream) failed.
 """
 import argparse
 import json
@@ -93,6 +99,39 @@ def write(spark, args):
     w.parquet(args.out)
 
 
+SCENARIO_DEFAULTS = {"sql_conf": {}, "max_records": 0, "partition_by": False, "fail_partition": -1, "fail_at": -1,
+                     "slow_partition": -1, "slow_seconds": 0.0, "pace_ms": 0.0, "pad": 16}
+
+
+def run_plan(spark, plan_file):
+    with open(plan_file) as f:
+        plan = json.load(f)
+    failed = 0
+    for i, entry in enumerate(plan):
+        scenario = argparse.Namespace(**dict(SCENARIO_DEFAULTS, **entry))
+        if i > 0:
+            go = os.path.join(scenario.markers, "go")
+            while not os.path.exists(go):
+                time.sleep(0.05)
+        t0 = time.time()
+        previous = {k: spark.conf.get(k, None) for k in scenario.sql_conf}
+        try:
+            for k, v in scenario.sql_conf.items():
+                spark.conf.set(k, v)
+            write(spark, scenario)
+            result = {"status": "ok"}
+        except Exception as e:  # reported to the test, which branches on the Java exception types
+            result = {"status": "failed", "exceptions": java_exception_classes(e)}
+            print("SCENARIO %s FAILED: %r" % (scenario.name, e), file=sys.stderr, flush=True)
+            failed += 1
+        finally:
+            for k, v in previous.items():
+                spark.conf.unset(k) if v is None else spark.conf.set(k, v)
+        result["seconds"] = round(time.time() - t0, 3)
+        write_json(os.path.join(scenario.markers, "result.json"), result)
+    return failed == 0
+
+
 def stream(spark, args):
     counts = (spark.readStream.option("maxFilesPerTrigger", 1).text("file://" + args.input)
               .groupBy(F.col("value").alias("key")).count())
@@ -109,19 +148,8 @@ def stream(spark, args):
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="mode", required=True)
-    w = sub.add_parser("write")
-    w.add_argument("out")
-    w.add_argument("markers")
-    w.add_argument("--rows", type=int, required=True)
-    w.add_argument("--partitions", type=int, required=True)
-    w.add_argument("--max-records", type=int, default=0)
-    w.add_argument("--partition-by", action="store_true")
-    w.add_argument("--fail-partition", type=int, default=-1)
-    w.add_argument("--fail-at", type=int, default=-1)
-    w.add_argument("--slow-partition", type=int, default=-1)
-    w.add_argument("--slow-seconds", type=float, default=0)
-    w.add_argument("--pace-ms", type=float, default=0)
-    w.add_argument("--pad", type=int, default=16)
+    p = sub.add_parser("plan")
+    p.add_argument("plan")
     s = sub.add_parser("stream")
     s.add_argument("checkpoint")
     s.add_argument("input")
@@ -130,15 +158,18 @@ def main():
     args = parser.parse_args()
 
     spark = SparkSession.builder.appName("objectcommit-cluster-" + args.mode).getOrCreate()
-    try:
-        write(spark, args) if args.mode == "write" else stream(spark, args)
-        write_json(os.path.join(args.markers, "result.json"), {"status": "ok"})
-        code = 0
-    except Exception as e:  # reported to the test, which branches on the Java exception types
-        write_json(os.path.join(args.markers, "result.json"),
-                   {"status": "failed", "exceptions": java_exception_classes(e)})
-        print("JOB FAILED: %r" % (e,), file=sys.stderr, flush=True)
-        code = 3
+    if args.mode == "plan":
+        code = 0 if run_plan(spark, args.plan) else 3
+    else:
+        try:
+            stream(spark, args)
+            write_json(os.path.join(args.markers, "result.json"), {"status": "ok"})
+            code = 0
+        except Exception as e:
+            write_json(os.path.join(args.markers, "result.json"),
+                       {"status": "failed", "exceptions": java_exception_classes(e)})
+            print("JOB FAILED: %r" % (e,), file=sys.stderr, flush=True)
+            code = 3
     spark.stop()
     sys.exit(code)
 

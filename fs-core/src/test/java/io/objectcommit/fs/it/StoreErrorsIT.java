@@ -145,14 +145,18 @@ abstract class StoreErrorsIT {
   @Test
   void storesOfTheSameSettingsShareOneClient(S3TestBucket bucket) throws Exception {
     Configuration conf = S3ObjectStoreIT.conf(bucket);
+    int leases = S3ClientCache.leasesHeld();
     try (ObjectStore a = sdk().open(bucket.name(), conf)) {
       long builtAfterFirst = S3ClientCache.clientsBuilt();
       try (ObjectStore b = sdk().open(bucket.name(), new Configuration(conf))) {
         assertEquals(builtAfterFirst, S3ClientCache.clientsBuilt(), "the second store built no client of its own");
+        assertEquals(leases + 2, S3ClientCache.leasesHeld(), "one lease per open store");
         a.put(bucket.key("shared"), Payload.of(new byte[] {1}), WriteCondition.none());
         assertTrue(b.head(bucket.key("shared")).isPresent());
       }
+      assertEquals(leases + 1, S3ClientCache.leasesHeld(), "a closed store's lease released");
     }
+    assertEquals(leases, S3ClientCache.leasesHeld(), "every lease released");
     Configuration other = S3ObjectStoreIT.conf(bucket);
     other.set("fs.s3a.connection.maximum", "7");
     long before = S3ClientCache.clientsBuilt();

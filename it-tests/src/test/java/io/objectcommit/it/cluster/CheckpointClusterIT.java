@@ -81,8 +81,8 @@ class CheckpointClusterIT {
     }
   }
 
+  /** In every build (about 250 s of CI's budget); the RocksDB case, as long again, in the full set. */
   @Test
-  @Tag(ClusterJobs.FULL_SET)
   void driverKilledThreeTimesCountsExactDefaultStateStore() throws Exception {
     driverKilledThreeTimes("default", 17);
   }

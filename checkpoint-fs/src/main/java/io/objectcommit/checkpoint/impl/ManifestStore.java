@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.PathIOException;
@@ -23,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * the cached copy and written with a compare-and-swap on its ETag ({@code If-None-Match: *} when the directory has
  * no manifest object yet) by the one compare-and-swap loop ({@link CompareAndSwap}); on a conflict the manifest is
  * read again and the change re-applied. Thread-safe.
+ *
+ * <p>One JVM's changes of one manifest take turns ({@link #update}): each starts from the manifest and ETag that
+ * the previous one wrote, so threads of one process never make each other's conditional writes fail. Without
+ * this, two files closed at once in one directory (Spark 4.1's state store writes each state file and its
+ * {@code .crc} beside it in parallel) both wrote from the same cached ETag, and one of them paid a refused PUT and a
+ * fresh GET. The compare-and-swap still guards against other processes.
  */
 final class ManifestStore {
 
@@ -55,6 +62,8 @@ final class ManifestStore {
   private final CompareAndSwap cas;
   private final LongSupplier clock;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+  /** One lock per directory changed by this JVM (a handful per checkpoint directory: kept, as small as the ids). */
+  private final Map<String, ReentrantLock> updateLocks = new ConcurrentHashMap<>();
   private final int missingReadAttempts;
   private final Sleeper sleeper;
 
@@ -177,6 +186,22 @@ final class ManifestStore {
    * conflict. The change must be a function of the manifest it is given (it may run several times).
    */
   <R> R update(String dirId, String createdAs, Change<R> change) throws IOException {
+    ReentrantLock lock = updateLocks.computeIfAbsent(dirId, id -> new ReentrantLock());
+    try {
+      lock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting to change the manifest of directory "
+          + createdAs);
+    }
+    try {
+      return casUpdate(dirId, createdAs, change);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private <R> R casUpdate(String dirId, String createdAs, Change<R> change) throws IOException {
     String key = manifestKey(dirId);
     return cas.run(store.pathOf(key), "manifest of directory " + createdAs, attempt -> {
       if (attempt > 0) {

@@ -77,15 +77,19 @@ public final class RequestFailure extends IOException {
   }
 
   /**
-   * A failure without an answer, classified from the cause chain of the SDK's exception.
+   * A failure without an answer, classified from the cause chain of the SDK's exception. An unknown host or a
+   * refused connection takes the network exception's own message, not the SDK's (SDK v2 words an unknown host
+   * differently from v1), so the error a user sees is the same on either binding; the SDK's exception stays the
+   * cause.
    *
    * @param sdkRetryable whether the SDK says the request may be repeated (for problems not classified here)
    */
   public static RequestFailure client(String message, Throwable cause, boolean sdkRetryable) {
     Throwable root = networkCause(cause);
     Network n = classify(root);
-    return new RequestFailure(message, cause, 0, null, null, null, n, root == null ? null : root.getMessage(),
-        sdkRetryable, null);
+    String detail = root == null ? null : root.getMessage();
+    boolean named = (n == Network.UNKNOWN_HOST || n == Network.REFUSED) && detail != null;
+    return new RequestFailure(named ? detail : message, cause, 0, null, null, null, n, detail, sdkRetryable, null);
   }
 
   /** A failure of a kind the binding knows (interruption, no credentials, an unreadable body). */

@@ -35,15 +35,25 @@ import org.junit.jupiter.api.function.Executable;
 @S3IntegrationTest
 class BadInputMessagesIT {
 
-  private static final java.nio.file.Path GUIDE = java.nio.file.Path.of(System.getProperty("user.dir"))
-      .resolveSibling("docs")
-      .resolve("user-guide.md");
+  /** The user guide of the source tree: the first docs/user-guide.md above the module (it-tests, spark-4.x/it-tests). */
+  private static final java.nio.file.Path GUIDE = guide();
   private static final String SECTION = "## When something is wrong: the first line of each error";
   private static final String MISSING_BUCKET = "objectcommit-no-such-bucket";
   private static final String UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
   private static Map<String, String> documented;
   private static String metadataProperty;
+
+  private static java.nio.file.Path guide() {
+    java.nio.file.Path start = java.nio.file.Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    for (java.nio.file.Path d = start; d != null; d = d.getParent()) {
+      java.nio.file.Path g = d.resolve("docs").resolve("user-guide.md");
+      if (Files.isRegularFile(g)) {
+        return g;
+      }
+    }
+    throw new IllegalStateException("no docs/user-guide.md in " + start + " or above it");
+  }
 
   @BeforeAll
   static void readTheTable() throws IOException {

@@ -87,6 +87,26 @@ class ErrorParityTest {
     assertSame(v1, v2);
   }
 
+  /** What each SDK really says (v2 words an unknown host its own way): the error a user sees is still the same. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "unknown host|Received an UnknownHostException when attempting to interact with a service. See cause for the"
+          + " exact endpoint that is failing to resolve.",
+      "refused|Unable to execute HTTP request: Connect to 127.0.0.1:1 [/127.0.0.1] failed: Connection refused"})
+  void networkProblemsAsEachSdkWordsThem(String what, String v2Message) {
+    Exception root = "refused".equals(what) ? new ConnectException(
+        "Connect to 127.0.0.1:1 [/127.0.0.1] failed: Connection refused") : new UnknownHostException(
+        "nohost.invalid: Name or service not known");
+    RequestFailure v1 = V1Calls.failure(new SdkClientException("Unable to execute HTTP request: "
+        + root.getMessage(), root));
+    RequestFailure v2 = V2Calls.failure(software.amazon.awssdk.core.exception.SdkClientException.builder()
+        .message(v2Message).cause(root).build());
+    assertSame(v1, v2);
+    assertEquals(root.getMessage(), v1.getMessage(), "the network exception's own words");
+    IOException seen = ERRORS.translate("put", "s3://b/k", v2, 0);
+    assertEquals(v2, seen.getCause(), "the SDK's failure stays the cause");
+  }
+
   @Test
   void interruption() {
     assertSame(V1Calls.failure(new AbortedException()),

@@ -94,6 +94,34 @@ class DirectCommitProtocolTest {
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
   }
 
+  /**
+   * Spark 4.2's order: {@code FileFormatWriter} calls job setup on a {@code Job} without an id (Spark's commit
+   * protocol has set only {@code mapreduce.job.id}) and sets {@code spark.sql.sources.writeJobUUID} afterwards.
+   */
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void jobSetupBeforeSparksUuidCommitsExactlyUnderTheIdJobSetupChose(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    h.jobConf.unset(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID);
+    h.jobConf.set(io.objectcommit.fs.commit.CommitConstants.HADOOP_JOB_ID_KEY, h.jobId.toString());
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(h.jobConf, null));
+    h.jobConf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, Harness.UUID);
+    List<String> expected = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      Harness.Attempt a = h.attempt(t, 0);
+      expected.add(a.write(0));
+      a.commit();
+    }
+    driver.commitJob(h.job());
+    expected.add(Harness.key("_SUCCESS"));
+    assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
+    SuccessData s = success(h);
+    assertEquals(h.jobId.toString(), s.getJobId());
+    assertEquals(io.objectcommit.fs.commit.JobId.HADOOP_JOB_ID, s.getJobIdSource());
+    assertEquals(2L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
+  }
+
   @ParameterizedTest(name = "parquet committer: {0}")
   @ValueSource(booleans = {true, false})
   void anAbortedAttemptLeavesNothingAndTheRetryWritesFewerFiles(boolean parquet) throws Exception {

@@ -124,6 +124,9 @@ public class StagingCommitter extends PathOutputCommitter {
 
   @Override
   public void setupJob(JobContext context) throws IOException {
+    // the tasks and job commit get this configuration: they use this id even where the engine sets its own only
+    // after job setup (Spark 4.2)
+    jobId.pinTo(context.getConfiguration());
     LOG.info("Staging committer ({}) set up for job {} writing to {}", options, layout.jobId(), outputPath);
   }
 

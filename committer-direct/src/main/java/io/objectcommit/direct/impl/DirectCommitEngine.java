@@ -118,7 +118,7 @@ public final class DirectCommitEngine {
     conf.set(DirectCommitterConstants.INTERNAL_MODE, mode.name());
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
     if (mode == Mode.DIRECT) {
-      JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
+      JobId id = JobId.setUp(conf, Objects.toString(job.getJobID(), null));
       LOG.info("Job {}: direct commit to {} ({})", id, location, options);
     }
     return mode;

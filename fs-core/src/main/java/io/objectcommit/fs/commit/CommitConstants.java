@@ -33,6 +33,18 @@ public final class CommitConstants {
   /** The write job's UUID that Spark SQL sets in the job configuration: {@value}. */
   public static final String SPARK_WRITE_JOB_UUID = "spark.sql.sources.writeJobUUID";
 
+  /** The Hadoop job id in the job configuration, which Spark's commit protocol sets before job setup: {@value}. */
+  public static final String HADOOP_JOB_ID_KEY = "mapreduce.job.id";
+
+  /**
+   * Internal, set by job setup: the job id it resolved, which tasks and job commit then use ({@link JobId#pinTo}):
+   * {@value}. Spark 4.2 calls job setup before it sets {@value #SPARK_WRITE_JOB_UUID}, so without it the driver and
+   * the tasks would name the job differently.
+   */
+  public static final String INTERNAL_JOB_ID = FsCoreConstants.PREFIX + "internal.job-id";
+  /** Internal, beside {@link #INTERNAL_JOB_ID}: where job setup found the id ({@link JobId#source()}): {@value}. */
+  public static final String INTERNAL_JOB_ID_SOURCE = FsCoreConstants.PREFIX + "internal.job-id-source";
+
   /** Name of the marker job commit writes in the destination: {@value}. */
   public static final String SUCCESS_FILE = "_SUCCESS";
 }

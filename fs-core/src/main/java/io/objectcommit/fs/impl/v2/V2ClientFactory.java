@@ -3,6 +3,7 @@ package io.objectcommit.fs.impl.v2;
 import io.objectcommit.fs.FsCoreConstants;
 import io.objectcommit.fs.impl.S3ClientSettings;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -177,7 +178,7 @@ public final class V2ClientFactory {
         try {
           @SuppressWarnings({"unchecked", "rawtypes"})
           Object value = Enum.valueOf((Class<? extends Enum>) m.getParameterTypes()[0], constant);
-          m.invoke(builder, value);
+          publicDeclaration(builder.getClass(), m).invoke(builder, value);
           return true;
         } catch (ReflectiveOperationException | IllegalArgumentException e) {
           LOG.warn("Cannot set {} {} on the S3 client builder: {}", method, constant, e.toString());
@@ -186,6 +187,50 @@ public final class V2ClientFactory {
       }
     }
     return false;
+  }
+
+  /**
+   * {@code m} as a public class or interface declares it: the SDK's builders are package-private classes (SDK 2.35's
+   * {@code DefaultS3ClientBuilder}) whose public methods implement public interfaces, and reflection refuses to call
+   * a method through its package-private declaring class.
+   */
+  private static Method publicDeclaration(Class<?> type, Method m) {
+    if (Modifier.isPublic(m.getDeclaringClass().getModifiers())) {
+      return m;
+    }
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      if (c != type && Modifier.isPublic(c.getModifiers())) {
+        try {
+          return c.getMethod(m.getName(), m.getParameterTypes());
+        } catch (NoSuchMethodException e) {
+          // not declared there: look further
+        }
+      }
+      for (Class<?> i : c.getInterfaces()) {
+        Method found = publicDeclarationIn(i, m);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return m;
+  }
+
+  private static Method publicDeclarationIn(Class<?> iface, Method m) {
+    if (Modifier.isPublic(iface.getModifiers())) {
+      try {
+        return iface.getMethod(m.getName(), m.getParameterTypes());
+      } catch (NoSuchMethodException e) {
+        return null;
+      }
+    }
+    for (Class<?> parent : iface.getInterfaces()) {
+      Method found = publicDeclarationIn(parent, m);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /**

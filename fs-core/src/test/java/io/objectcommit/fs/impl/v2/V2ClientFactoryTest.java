@@ -191,6 +191,15 @@ class V2ClientFactoryTest {
   }
 
   @Test
+  void checksumOptionsAreSetThroughThePublicInterfaceOfAHiddenBuilderClass() throws IOException {
+    io.objectcommit.fs.impl.v2.sdkstandin.ChecksumOptionsBuilder b =
+        io.objectcommit.fs.impl.v2.sdkstandin.ChecksumOptionsBuilder.create();
+    assertEquals(List.of("requestChecksumCalculation WHEN_REQUIRED", "responseChecksumValidation WHEN_REQUIRED"),
+        V2ClientFactory.checksumOptions(b, settings()));
+    assertEquals(List.of("request WHEN_REQUIRED", "response WHEN_REQUIRED"), b.calls());
+  }
+
+  @Test
   void checksumsOnlyWhenRequiredWhereTheSdkHasTheOption() throws IOException {
     NewSdkBuilder newer = new NewSdkBuilder();
     assertEquals(List.of("requestChecksumCalculation WHEN_REQUIRED", "responseChecksumValidation WHEN_REQUIRED"),

@@ -80,12 +80,18 @@ public final class V2ClientFactory {
     S3ClientBuilder b = S3Client.builder()
         .httpClientBuilder(httpClient(s))
         .overrideConfiguration(overrides(s))
-        .credentialsProvider(credentials)
-        .serviceConfiguration(S3Configuration.builder()
-            .pathStyleAccessEnabled(s.pathStyleAccess())
-            // S3A 3.4's default (fs.s3a.checksum.validation false): no response checksum validation.
-            .checksumValidationEnabled(false)
-            .build());
+        .credentialsProvider(credentials);
+    List<String> checksums = checksumOptions(b, s);
+    S3Configuration.Builder service = S3Configuration.builder().pathStyleAccessEnabled(s.pathStyleAccess());
+    if (!checksums.contains(REQUEST_CALCULATION_WHEN_REQUIRED)
+        && !checksums.contains(RESPONSE_VALIDATION_WHEN_REQUIRED)) {
+      // S3A 3.4's default (fs.s3a.checksum.validation false): no response checksum validation. Where the SDK's
+      // client-level options are set (2.30 and later, which validate only when required then), the SDK refuses
+      // this setting beside them ("Checksum behavior has been configured on both S3Configuration and the
+      // client/global level").
+      service.checksumValidationEnabled(false);
+    }
+    b.serviceConfiguration(service.build());
     RegionChoice choice = RegionChoice.of(s);
     if (choice.endpointOverride != null) {
       b.endpointOverride(choice.endpointOverride);
@@ -99,7 +105,7 @@ public final class V2ClientFactory {
     }
     LOG.debug("S3 client of {}: region {} from {}, cross-region access {}", s.describe(), choice.region,
         choice.origin, choice.crossRegionAccess);
-    for (String applied : checksumOptions(b, s)) {
+    for (String applied : checksums) {
       LOG.debug("S3 client of {}: {}", s.describe(), applied);
     }
     return b;
@@ -138,6 +144,11 @@ public final class V2ClientFactory {
     return Duration.ofMillis(Math.max(ms, FsCoreConstants.MINIMUM_NETWORK_TIMEOUT_MS));
   }
 
+  /** What {@link #checksumOptions} reports when it set the SDK's request checksum calculation. */
+  static final String REQUEST_CALCULATION_WHEN_REQUIRED = "requestChecksumCalculation WHEN_REQUIRED";
+  /** What {@link #checksumOptions} reports when it set the SDK's response checksum validation. */
+  static final String RESPONSE_VALIDATION_WHEN_REQUIRED = "responseChecksumValidation WHEN_REQUIRED";
+
   /**
    * Applies the checksum settings where the SDK on the classpath has them (2.30 and later), returning what it
    * did (for logs and tests). {@value FsCoreConstants#CHECKSUM_CALCULATION} false: request checksums and
@@ -149,10 +160,10 @@ public final class V2ClientFactory {
     List<String> applied = new ArrayList<>();
     if (!s.checksumCalculation()) {
       if (setEnum(b, "requestChecksumCalculation", "WHEN_REQUIRED")) {
-        applied.add("requestChecksumCalculation WHEN_REQUIRED");
+        applied.add(REQUEST_CALCULATION_WHEN_REQUIRED);
       }
       if (setEnum(b, "responseChecksumValidation", "WHEN_REQUIRED")) {
-        applied.add("responseChecksumValidation WHEN_REQUIRED");
+        applied.add(RESPONSE_VALIDATION_WHEN_REQUIRED);
       }
     }
     if (s.md5Header() && b instanceof SdkClientBuilder) {

@@ -27,7 +27,8 @@ final class ClusterJobs {
   /**
    * The tag of the cluster scenarios that run only in the full set ({@code bin/run-cluster-scenarios}); every
    * build runs the others (both committers' failed task and executor kills, speculation staging exact and direct
-   * refused, the failed-job resource checks), which keeps CI within its time budget. Failsafe excludes the tags in
+   * refused, the failed-job resource checks, the checkpoint driver kills with both state stores in one
+   * application), which keeps CI within its time budget. Failsafe excludes the tags in
    * {@code objectcommit.it.excludedGroups}, which is this one by default.
    */
   static final String FULL_SET = "cluster-full";

@@ -12,15 +12,19 @@ runs and lets it inject failures.
       UDF that records each task attempt and injects the faults), k = id % 10, pad, as Parquet to `out` (mode
       errorifexists). Before scenario i > 0 the application waits for the file `go` in that scenario's markers
       directory: the test writes it once it has checked what the previous scenario left on local disk.
-  cluster_job.py stream CHECKPOINT INPUT OUTPUT
-      file source INPUT (one file per micro-batch) -> groupBy(value).count() -> foreachBatch writes each batch's
-      complete result to OUTPUT/batch-<id>.json (replaced atomically: a re-run batch rewrites its file);
-      trigger availableNow, checkpointed at CHECKPOINT.
+  cluster_job.py stream INPUT MARKERS --query NAME CHECKPOINT OUTPUT PROVIDER [--query ...]
+      one streaming query per --query, all running at once in this one application: file source INPUT (one file
+      per micro-batch) -> groupBy(value).count() -> foreachBatch writes each batch's complete result to
+      OUTPUT/batch-<id>.json (replaced atomically: a re-run batch rewrites its file); trigger availableNow,
+      checkpointed at CHECKPOINT, with the state store PROVIDER (a class name for
+      spark.sql.streaming.stateStore.providerClass, or "default": the setting unset, Spark's default). A query
+      takes the session's SQL settings when it starts (it runs on a clone of the session), so each query keeps
+      its own provider; on a restart Spark takes it from the checkpoint's offset log anyway.
 
 MARKERS/attempt-p<partition>-a<attempt>-t<task attempt id>.json: {partition, attempt, executor_pid}, written when
 an attempt starts its first row. MARKERS/result.json: {"status": "ok", "seconds": S} or {"status": "failed",
 "exceptions": [Java class names of the failure's cause chain], "seconds": S}. A failed scenario does not stop the
-next one. Exit code 0, or 3 when a scenario (or the stream) failed.
+next one. Exit code 0, or 3 when a scenario (or a streaming query) failed.
 """
 import argparse
 import json
@@ -132,17 +136,31 @@ def run_plan(spark, plan_file):
     return failed == 0
 
 
-def stream(spark, args):
-    counts = (spark.readStream.option("maxFilesPerTrigger", 1).text("file://" + args.input)
-              .groupBy(F.col("value").alias("key")).count())
+STATE_STORE_PROVIDER = "spark.sql.streaming.stateStore.providerClass"
 
+
+def batch_writer(output):
     def sink(batch, batch_id):
         rows = {r["key"]: r["count"] for r in batch.collect()}
-        write_json(os.path.join(args.output, "batch-%06d.json" % batch_id), rows)
+        write_json(os.path.join(output, "batch-%06d.json" % batch_id), rows)
 
-    q = (counts.writeStream.outputMode("complete").foreachBatch(sink)
-         .option("checkpointLocation", args.checkpoint).trigger(availableNow=True).start())
-    q.awaitTermination()
+    return sink
+
+
+def stream(spark, args):
+    queries = []
+    for name, checkpoint, output, provider in args.query:
+        if provider == "default":
+            spark.conf.unset(STATE_STORE_PROVIDER)
+        else:
+            spark.conf.set(STATE_STORE_PROVIDER, provider)
+        counts = (spark.readStream.option("maxFilesPerTrigger", 1).text("file://" + args.input)
+                  .groupBy(F.col("value").alias("key")).count())
+        queries.append(counts.writeStream.queryName(name).outputMode("complete").foreachBatch(batch_writer(output))
+                       .option("checkpointLocation", checkpoint).trigger(availableNow=True).start())
+    spark.conf.unset(STATE_STORE_PROVIDER)
+    for q in queries:
+        q.awaitTermination()
 
 
 def main():
@@ -151,10 +169,10 @@ def main():
     p = sub.add_parser("plan")
     p.add_argument("plan")
     s = sub.add_parser("stream")
-    s.add_argument("checkpoint")
     s.add_argument("input")
-    s.add_argument("output")
     s.add_argument("markers")
+    s.add_argument("--query", nargs=4, action="append", required=True,
+                   metavar=("NAME", "CHECKPOINT", "OUTPUT", "PROVIDER"))
     args = parser.parse_args()
 
     spark = SparkSession.builder.appName("objectcommit-cluster-" + args.mode).getOrCreate()

@@ -11,10 +11,13 @@ import java.util.Map;
  * <p>Two presets: {@link #SHORT} (the main job, a few minutes on 2 cores) and {@link #FULL} (docs/benchmarks.md).
  * {@link #parse(List)} reads {@code short|full} followed by {@code key=value} overrides: {@code latency-ms},
  * {@code nfs-latency-ms}, {@code batches}, {@code partitions} (comma-separated; empty: no checkpoint benchmark), {@code master},
- * {@code writes} ({@code false}: no write benchmark).
+ * {@code writes} ({@code false}: no write benchmark), and any {@code spark.*} key: a Spark setting for every
+ * contender's session (for example {@code spark.sql.streaming.checkpoint.fileChecksum.enabled=false}), applied
+ * after the contender's own settings.
  */
 public record BenchSettings(String mode, long latencyMs, String master, List<WriteShape> writeShapes,
-    List<Integer> shufflePartitions, int measuredBatches, Path outputDir, double nfsLatencyMs) {
+    List<Integer> shufflePartitions, int measuredBatches, Path outputDir, double nfsLatencyMs,
+    Map<String, String> sparkConf) {
 
 
   /** Default latency added by the proxy to each request: {@value} ms. */
@@ -36,7 +39,15 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   public static final String SHORT = "short";
   public static final String FULL = "full";
 
+  /** Settings without Spark settings of their own. */
+  public BenchSettings(String mode, long latencyMs, String master, List<WriteShape> writeShapes,
+      List<Integer> shufflePartitions, int measuredBatches, Path outputDir, double nfsLatencyMs) {
+    this(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches, outputDir, nfsLatencyMs,
+        Map.of());
+  }
+
   public BenchSettings {
+    sparkConf = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(sparkConf));
     writeShapes = List.copyOf(writeShapes);
     shufflePartitions = List.copyOf(shufflePartitions);
     if (measuredBatches < 1) {
@@ -86,6 +97,18 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
 
   /** A copy with one setting changed, by its command-line key. */
   public BenchSettings with(String key, String value) {
+    if (key.startsWith("spark.")) {
+      Map<String, String> conf = new java.util.TreeMap<>(sparkConf);
+      conf.put(key, value);
+      return new BenchSettings(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches, outputDir,
+          nfsLatencyMs, conf);
+    }
+    BenchSettings changed = withBenchSetting(key, value);
+    return new BenchSettings(changed.mode, changed.latencyMs, changed.master, changed.writeShapes,
+        changed.shufflePartitions, changed.measuredBatches, changed.outputDir, changed.nfsLatencyMs, sparkConf);
+  }
+
+  private BenchSettings withBenchSetting(String key, String value) {
     try {
       switch (key) {
         case "latency-ms":
@@ -112,7 +135,7 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
               outputDir, nfsLatencyMs);
         default:
           throw new IllegalArgumentException("unknown benchmark setting '" + key
-              + "' (known: latency-ms, nfs-latency-ms, batches, partitions, master, writes)");
+              + "' (known: latency-ms, nfs-latency-ms, batches, partitions, master, writes, spark.*)");
       }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("benchmark setting " + key + ": not a number: '" + value + "'", e);
@@ -122,6 +145,6 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   /** The settings as a flat map, for the reports. */
   public Map<String, Object> describe() {
     return Map.of("mode", mode, "latencyMs", latencyMs, "master", master, "measuredBatches", measuredBatches,
-        "shufflePartitions", shufflePartitions, "nfsLatencyMs", nfsLatencyMs);
+        "shufflePartitions", shufflePartitions, "nfsLatencyMs", nfsLatencyMs, "sparkConf", sparkConf);
   }
 }

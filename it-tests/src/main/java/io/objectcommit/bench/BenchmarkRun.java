@@ -52,9 +52,11 @@ public final class BenchmarkRun {
     List<String> failures = new ArrayList<>();
     try (S3FaultProxy proxy = S3FaultProxy.start(upstream)) {
       proxy.setFaults(FaultPlan.builder(1).latency(Duration.ofMillis(settings.latencyMs()), Duration.ZERO).build());
-      Progress.say(String.format("%d ms added to every S3 request by the proxy on port %d; Spark %s",
-          settings.latencyMs(), proxy.port(), settings.master()));
-      WriteBenchmark wb = new WriteBenchmark(upstream, proxy, settings.master(), CommitTimeLog.install());
+      Progress.say(String.format("%d ms added to every S3 request by the proxy on port %d; Spark %s%s",
+          settings.latencyMs(), proxy.port(), settings.master(),
+          settings.sparkConf().isEmpty() ? "" : "; for every contender: " + settings.sparkConf()));
+      WriteBenchmark wb = new WriteBenchmark(upstream, proxy, settings.master(), CommitTimeLog.install(),
+          settings.sparkConf());
       List<WriteContender> writeContenders = WriteContenders.all(work.resolve("staging-buffers"));
       for (WriteShape shape : settings.writeShapes()) {
         for (WriteContender c : writeContenders) {
@@ -69,7 +71,8 @@ public final class BenchmarkRun {
           }
         }
       }
-      CheckpointBenchmark cb = new CheckpointBenchmark(upstream, proxy, settings.master(), work);
+      CheckpointBenchmark cb = new CheckpointBenchmark(upstream, proxy, settings.master(), work,
+          settings.sparkConf());
       NfsLikeMount nfs = settings.shufflePartitions().isEmpty() ? null : mountNfs(work, settings.nfsLatencyMs());
       try {
         List<CheckpointContender> ckptContenders = CheckpointContenders.all(mkdirs(work.resolve("efs")),

@@ -43,13 +43,17 @@ final class CheckpointBenchmark {
   private final S3FaultProxy proxy;
   private final String master;
   private final Path workDir;
+  private final Map<String, String> sparkConf;
   private int runs;
 
-  CheckpointBenchmark(S3Endpoint upstream, S3FaultProxy proxy, String master, Path workDir) {
+  /** {@code sparkConf}: the run's own Spark settings ({@link BenchSettings#sparkConf()}), after the contender's. */
+  CheckpointBenchmark(S3Endpoint upstream, S3FaultProxy proxy, String master, Path workDir,
+      Map<String, String> sparkConf) {
     this.upstream = upstream;
     this.proxy = proxy;
     this.master = master;
     this.workDir = workDir;
+    this.sparkConf = sparkConf;
   }
 
   CheckpointResult run(CheckpointContender contender, int partitions, int batches) {
@@ -58,6 +62,7 @@ final class CheckpointBenchmark {
     // State-store maintenance (snapshots, clean-up) runs on a JVM-wide timer, outside the micro-batches, at times
     // that depend on earlier contenders: off for every contender, so that the counts belong to the batches.
     conf.put("spark.sql.streaming.stateStore.maintenanceInterval", "1h");
+    conf.putAll(sparkConf);
     BatchInput input = new BatchInput(workDir.resolve("input-" + (++runs)));
     try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-ckpt", SHARED_BUCKET);
         SparkSession spark = SparkSessions.local("objectcommit-bench-checkpoint", master,

@@ -14,8 +14,9 @@ final class MarkdownReport {
   static String render(BenchResults r) {
     StringBuilder sb = new StringBuilder();
     BenchSettings s = r.settings();
-    sb.append(String.format("Run of %s (%s mode): %s; Spark %s, %d ms added to every S3 request.%n%n", r.date(),
-        s.mode(), r.machine(), s.master(), s.latencyMs()));
+    sb.append(String.format("Run of %s (%s mode): %s; Spark %s, %d ms added to every S3 request%s.%n%n", r.date(),
+        s.mode(), r.machine(), s.master(), s.latencyMs(),
+        s.sparkConf().isEmpty() ? "" : "; for every contender: " + s.sparkConf()));
     for (String shape : r.shapes()) {
       sb.append(writeTable(shape, r.writesOf(shape))).append('\n');
     }

@@ -29,19 +29,24 @@ final class WriteBenchmark {
   private final S3FaultProxy proxy;
   private final String master;
   private final CommitTimeLog commitLog;
+  private final Map<String, String> sparkConf;
 
-  WriteBenchmark(S3Endpoint upstream, S3FaultProxy proxy, String master, CommitTimeLog commitLog) {
+  /** {@code sparkConf}: the run's own Spark settings ({@link BenchSettings#sparkConf()}), after the contender's. */
+  WriteBenchmark(S3Endpoint upstream, S3FaultProxy proxy, String master, CommitTimeLog commitLog,
+      Map<String, String> sparkConf) {
     this.upstream = upstream;
     this.proxy = proxy;
     this.master = master;
     this.commitLog = commitLog;
+    this.sparkConf = sparkConf;
   }
 
   WriteResult run(WriteShape shape, WriteContender contender) {
     // stop() in finally, not try-with-resources: Spark 4's SparkSession.close() declares IOException.
     try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-write", SHARED_BUCKET)) {
-      SparkSession spark = SparkSessions.local("objectcommit-bench-write", master, proxyOptions(),
-          contender.sparkConf());
+      Map<String, String> conf = new java.util.LinkedHashMap<>(contender.sparkConf());
+      conf.putAll(sparkConf);
+      SparkSession spark = SparkSessions.local("objectcommit-bench-write", master, proxyOptions(), conf);
       try {
       String table = bucket.s3a("table");
       commitLog.reset();

@@ -29,6 +29,18 @@ class BenchSettingsTest {
   }
 
   @Test
+  void sparkSettingsAreKeptThroughOtherOverrides() {
+    BenchSettings s = BenchSettings.parse(List.of("spark.sql.streaming.checkpoint.fileChecksum.enabled=false",
+        "partitions=40", "writes=false", "spark.sql.shuffle.partitions=7"));
+    assertEquals(java.util.Map.of("spark.sql.streaming.checkpoint.fileChecksum.enabled", "false",
+        "spark.sql.shuffle.partitions", "7"), s.sparkConf());
+    assertEquals(List.of(40), s.shufflePartitions());
+    assertTrue(s.writeShapes().isEmpty());
+    assertEquals(s.sparkConf(), s.describe().get("sparkConf"));
+    assertTrue(BenchSettings.parse(List.of()).sparkConf().isEmpty());
+  }
+
+  @Test
   void partsCanBeLeftOut() {
     BenchSettings s = BenchSettings.parse(List.of("writes=false", "partitions="));
     assertTrue(s.writeShapes().isEmpty());

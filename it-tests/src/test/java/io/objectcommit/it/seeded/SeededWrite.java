@@ -5,8 +5,6 @@ import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sum;
 
-import com.amazonaws.services.s3.model.GetObjectRequest;
-import com.amazonaws.services.s3.model.ListMultipartUploadsRequest;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CommitterContender;
@@ -154,7 +152,7 @@ final class SeededWrite {
     for (String rel : listing.dataFiles) {
       Path local = dir.resolve(rel);
       Files.createDirectories(local.getParent());
-      bucket.client().getObject(new GetObjectRequest(bucket.name(), bucket.prefix() + "table/" + rel), local.toFile());
+      Files.write(local, bucket.plain().getObject(bucket.name(), bucket.prefix() + "table/" + rel));
     }
     Row r = spark.read().parquet(dir.toString()).agg(org.apache.spark.sql.functions.count(lit(1)),
         countDistinct(col("id")), sum(col("id"))).first();
@@ -173,7 +171,6 @@ final class SeededWrite {
   }
 
   static int pendingUploads(S3TestBucket bucket) {
-    return bucket.client().listMultipartUploads(new ListMultipartUploadsRequest(bucket.name())
-        .withPrefix(bucket.prefix())).getMultipartUploads().size();
+    return bucket.plain().listMultipartUploads(bucket.name(), bucket.prefix()).size();
   }
 }

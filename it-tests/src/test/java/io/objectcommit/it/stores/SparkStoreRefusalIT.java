@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.amazonaws.services.s3.model.ListObjectsV2Request;
-import com.amazonaws.services.s3.model.S3ObjectSummary;
 import io.objectcommit.fs.StoreGuarantee;
 import io.objectcommit.fs.StoreGuaranteeException;
 import io.objectcommit.it.SmokeJob;
@@ -23,7 +21,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.Test;
@@ -58,7 +55,7 @@ class SparkStoreRefusalIT {
   }
 
   @Test
-  void theDirectCommitterIsRefusedUpFront(S3TestBucket bucket) {
+  void theDirectCommitterIsRefusedUpFront(S3TestBucket bucket) throws Exception {
     Map<String, Set<StoreGuarantee>> refused = expected();
     try (SparkSession spark = SparkSessions.local("store-refusal-direct", "local[2]", bucket.s3aOptions(),
         DirectCommitters.parquet().sparkConf())) {
@@ -69,7 +66,7 @@ class SparkStoreRefusalIT {
   }
 
   @Test
-  void theStagingCommitterIsRefusedWhereItNeedsWhatTheStoreLacks(S3TestBucket bucket) {
+  void theStagingCommitterIsRefusedWhereItNeedsWhatTheStoreLacks(S3TestBucket bucket) throws Exception {
     Map<String, Set<StoreGuarantee>> refused = expected();
     try (SparkSession spark = SparkSessions.local("store-refusal-staging", "local[2]", bucket.s3aOptions(),
         StagingCommitters.parquetBinding().sparkConf())) {
@@ -86,7 +83,7 @@ class SparkStoreRefusalIT {
   }
 
   @Test
-  void aStreamingQueryOnCkptIsRefusedUpFront(S3TestBucket bucket) {
+  void aStreamingQueryOnCkptIsRefusedUpFront(S3TestBucket bucket) throws Exception {
     Map<String, Set<StoreGuarantee>> refused = expected();
     String checkpoint = "ckpt://" + bucket.name() + "/" + bucket.prefix() + "query1";
     try (SparkSession spark = SparkSessions.local("store-refusal-ckpt", "local[2]", bucket.s3aOptions(),
@@ -120,8 +117,7 @@ class SparkStoreRefusalIT {
 
   /** Nothing in the whole bucket: no output, no bookkeeping, and the check's own objects deleted. */
   private static void assertBucketEmpty(S3TestBucket bucket) {
-    List<String> keys = bucket.client().listObjectsV2(new ListObjectsV2Request().withBucketName(bucket.name()))
-        .getObjectSummaries().stream().map(S3ObjectSummary::getKey).collect(Collectors.toList());
+    List<String> keys = bucket.plain().listKeys(bucket.name(), "");
     assertEquals(List.of(), keys, "nothing written but the check's own objects, which it deleted");
   }
 }

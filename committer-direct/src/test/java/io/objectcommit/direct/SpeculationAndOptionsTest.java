@@ -48,7 +48,7 @@ class SpeculationAndOptionsTest {
   }
 
   @Test
-  void inSparkOnlySparksSettingAndExplicitHadoopSettingsCount() {
+  void inSparkOnlySparksSettingAndExplicitHadoopSettingsCount() throws Exception {
     Configuration conf = new JobConf(); // mapred-default.xml says mapreduce.map.speculative=true
     assertTrue(conf.getBoolean("mapreduce.map.speculative", false));
     assertEquals(List.of(), new SpeculationGuard(() -> Optional.of(false)).enabledBy(conf),

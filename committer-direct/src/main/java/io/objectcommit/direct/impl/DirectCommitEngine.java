@@ -90,8 +90,9 @@ public final class DirectCommitEngine {
    * The job's mode: as job setup recorded it in the configuration, else decided now by the speculation guard.
    *
    * @throws SpeculationNotSupportedException if speculation is on and the options say fail
+   * @throws io.objectcommit.direct.SparkEnvironmentUnreadableException if Spark runs but cannot be read
    */
-  public Mode mode(Configuration conf) throws SpeculationNotSupportedException {
+  public Mode mode(Configuration conf) throws IOException {
     String recorded = conf.getTrimmed(DirectCommitterConstants.INTERNAL_MODE, "");
     if (!recorded.isEmpty()) {
       return Mode.valueOf(recorded);

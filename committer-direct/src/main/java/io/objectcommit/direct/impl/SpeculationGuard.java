@@ -6,36 +6,58 @@ import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION_CLA
 import static io.objectcommit.direct.DirectCommitterConstants.REDUCE_SPECULATIVE;
 import static io.objectcommit.direct.DirectCommitterConstants.SPARK_SPECULATION;
 
+import io.objectcommit.direct.SparkEnvironmentUnreadableException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 
 /**
  * Tells whether the job may run speculative attempts. In Spark: {@code spark.speculation} of the running Spark
- * environment (looked up by reflection, so that the committer also runs without Spark), plus Hadoop's
+ * environment (looked up by name, so that the committer also runs without Spark), plus Hadoop's
  * {@code mapreduce.*.speculative} when the job or site configuration sets them (their {@code mapred-default.xml}
  * default, true, means nothing to Spark). Without Spark (MapReduce) Hadoop's values count whatever their source.
  */
 public final class SpeculationGuard {
 
-  private final Supplier<Optional<Boolean>> sparkSpeculation;
+  /** Spark's environment, whose {@code get()} is set in every driver and executor JVM. */
+  static final String SPARK_ENV = "org.apache.spark.SparkEnv";
+  static final String SPARK_CONF = "org.apache.spark.SparkConf";
+
+  /** What the running Spark says of {@code spark.speculation}. */
+  @FunctionalInterface
+  public interface SparkLookup {
+    /**
+     * {@code spark.speculation} of the running Spark environment; empty when Spark is absent from the class path or
+     * no Spark environment runs in this JVM.
+     *
+     * @throws SparkEnvironmentUnreadableException when Spark is there but cannot be read
+     */
+    Optional<Boolean> speculation() throws SparkEnvironmentUnreadableException;
+  }
+
+  private final SparkLookup sparkSpeculation;
 
   /** A guard reading the running Spark environment, if any. */
   public SpeculationGuard() {
-    this(SpeculationGuard::sparkEnvSpeculation);
+    this(() -> sparkEnvSpeculation(SpeculationGuard.class.getClassLoader()));
   }
 
-  /** A guard with the Spark lookup given (empty: not running in Spark). */
-  public SpeculationGuard(Supplier<Optional<Boolean>> sparkSpeculation) {
+  /** A guard with the Spark lookup given. */
+  public SpeculationGuard(SparkLookup sparkSpeculation) {
     this.sparkSpeculation = sparkSpeculation;
   }
 
-  /** The settings that turn speculation on, empty if none does. */
-  public List<String> enabledBy(Configuration conf) {
+  /**
+   * The settings that turn speculation on, empty if none does.
+   *
+   * @throws SparkEnvironmentUnreadableException when Spark is on the class path but cannot be read
+   */
+  public List<String> enabledBy(Configuration conf) throws SparkEnvironmentUnreadableException {
     List<String> on = new ArrayList<>();
-    Optional<Boolean> spark = sparkSpeculation.get();
+    Optional<Boolean> spark = sparkSpeculation.speculation();
     if (spark.orElse(false)) {
       on.add(SPARK_SPECULATION + "=true");
     }
@@ -71,23 +93,39 @@ public final class SpeculationGuard {
         + " directory committer).";
   }
 
-  /** {@code SparkEnv.get().conf().getBoolean("spark.speculation", false)}, empty when Spark is absent or idle. */
-  static Optional<Boolean> sparkEnvSpeculation() {
+  /**
+   * {@code SparkEnv.get().conf().getBoolean("spark.speculation", false)} through {@code loader}: empty when
+   * {@code SparkEnv} does not load (no Spark) or no environment is set (Spark's classes, no Spark running).
+   * Each method is resolved by its name and type alone: {@code Class.getMethod} resolves the types of every public
+   * method of the class, and one of them may name a class the running Spark does not ship (PySpark 4.3.0's
+   * {@code SparkEnv} names protobuf types), which must not read as "no Spark".
+   *
+   * @throws SparkEnvironmentUnreadableException when {@code SparkEnv} loads but cannot be read
+   */
+  static Optional<Boolean> sparkEnvSpeculation(ClassLoader loader) throws SparkEnvironmentUnreadableException {
+    Class<?> envClass;
     try {
-      Class<?> envClass = Class.forName("org.apache.spark.SparkEnv");
-      Object env = envClass.getMethod("get").invoke(null);
+      envClass = Class.forName(SPARK_ENV, false, loader);
+    } catch (ClassNotFoundException e) {
+      return Optional.empty();
+    } catch (LinkageError e) {
+      throw new SparkEnvironmentUnreadableException(SPARK_ENV, SPARK_SPECULATION, e);
+    }
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+      Class<?> confClass = Class.forName(SPARK_CONF, false, loader);
+      Object env = lookup.findStatic(envClass, "get", MethodType.methodType(envClass)).invoke();
       if (env == null) {
         return Optional.empty();
       }
-      Object conf = envClass.getMethod("conf").invoke(env);
-      Object v = conf.getClass().getMethod("getBoolean", String.class, boolean.class)
-          .invoke(conf, SPARK_SPECULATION, false);
-      return Optional.of((Boolean) v);
-    } catch (ClassNotFoundException | NoClassDefFoundError e) {
-      return Optional.empty();
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new IllegalStateException("Cannot read " + SPARK_SPECULATION + " from the running Spark environment: "
-          + e, e);
+      Object conf = lookup.findVirtual(envClass, "conf", MethodType.methodType(confClass)).invoke(env);
+      boolean on = (boolean) lookup.findVirtual(confClass, "getBoolean",
+          MethodType.methodType(boolean.class, String.class, boolean.class)).invoke(conf, SPARK_SPECULATION, false);
+      return Optional.of(on);
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new SparkEnvironmentUnreadableException(SPARK_ENV, SPARK_SPECULATION, e);
     }
   }
 }

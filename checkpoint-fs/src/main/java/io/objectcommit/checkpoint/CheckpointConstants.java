@@ -3,7 +3,7 @@ package io.objectcommit.checkpoint;
 /**
  * Configuration keys of the checkpoint FileSystem, each beside its default. Every key can be set for one
  * authority as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}: for the S3 backend the authority is
- * the bucket (so one override serves this module and fs-core's keys of the same bucket); for the local-path
+ * the bucket (so one override serves this module and the store module's keys of the same bucket); for the local-path
  * backend it is the mount's name in {@code ckpt://<name>/} (for example
  * {@code fs.objectcommit.bucket.efs1.checkpoint.local.root=/mnt/efs}). The keys are parsed once per authority,
  * when its FileSystem is initialised, into {@link io.objectcommit.checkpoint.impl.CheckpointOptions}.
@@ -53,10 +53,10 @@ public final class CheckpointConstants {
   /**
    * Compare-and-swap attempts of one namespace change before giving up under contention, for checkpoints only;
    * unset: the general {@code fs.objectcommit.cas-attempts} (default 20, see
-   * {@link io.objectcommit.fs.commit.CommitConstants#CAS_ATTEMPTS}): {@value}.
+   * {@link io.objectcommit.commit.StoreConstants#CAS_ATTEMPTS}): {@value}.
    */
   public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
-  public static final int CAS_ATTEMPTS_DEFAULT = io.objectcommit.fs.commit.CommitConstants.CAS_ATTEMPTS_DEFAULT;
+  public static final int CAS_ATTEMPTS_DEFAULT = io.objectcommit.store.StoreConstants.CAS_ATTEMPTS_DEFAULT;
 
   /**
    * Reads of a directory manifest that the store reports missing although it was written (a store that lags

@@ -4,9 +4,9 @@ import io.objectcommit.checkpoint.impl.Backend;
 import io.objectcommit.checkpoint.impl.CheckpointOptions;
 import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.config.ConfigReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -74,9 +74,9 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
       // fail now, naming the store and this operation, if the bucket is unusable or lacks conditional writes
       store.capabilities("initialize " + scheme + "://" + authority + "/");
       // fail now, naming the store, if it lacks what the manifests rely on (docs/stores.md)
-      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.fs.StoreGuarantee.IF_NONE_MATCH_PUT,
-          io.objectcommit.fs.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.fs.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-          io.objectcommit.fs.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
+      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.store.guarantee.StoreGuarantee.IF_NONE_MATCH_PUT,
+          io.objectcommit.store.guarantee.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+          io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
     } catch (IOException | RuntimeException e) {
       try {
         store.close();
@@ -93,7 +93,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     return backend;
   }
 
-  /** Requests sent by this instance's backend, per operation (see fs-core's statistic names). */
+  /** Requests sent by this instance's backend, per operation (see the store module's statistic names). */
   @Override
   public IOStatistics getIOStatistics() {
     return backend == null ? null : backend.statistics();

@@ -5,7 +5,7 @@ package io.objectcommit.direct;
  * Spark set them as {@code spark.hadoop.<key>}; each can be set per bucket
  * ({@code fs.objectcommit.bucket.<bucket>.direct.<rest>}). They are read once per committer into
  * {@link DirectCommitterOptions}; a bad value fails there, naming the key. Keys shared with the staging committer
- * (the job id, compare-and-swap attempts) are in {@link io.objectcommit.fs.commit.CommitConstants}.
+ * (the job id, compare-and-swap attempts) are in {@link io.objectcommit.commit.CommitConstants}.
  */
 public final class DirectCommitterConstants {
 

@@ -11,9 +11,8 @@ import static io.objectcommit.direct.DirectCommitterConstants.STORE_FACTORY_DEFA
 import static io.objectcommit.direct.DirectCommitterConstants.SUCCESS_MAX_FILENAMES;
 import static io.objectcommit.direct.DirectCommitterConstants.SUCCESS_MAX_FILENAMES_DEFAULT;
 
-import io.objectcommit.fs.commit.CommitConstants;
-import io.objectcommit.fs.commit.CompareAndSwap;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.CompareAndSwap;
+import io.objectcommit.store.config.ConfigReader;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -80,7 +79,7 @@ public final class DirectCommitterOptions {
     return storeFactory;
   }
 
-  /** Attempts of one compare-and-swap change of a task record ({@link CommitConstants#CAS_ATTEMPTS}). */
+  /** Attempts of one compare-and-swap change of a task record ({@link StoreConstants#CAS_ATTEMPTS}). */
   public int casAttempts() {
     return casAttempts;
   }

@@ -1,7 +1,7 @@
 package io.objectcommit.direct;
 
 import io.objectcommit.direct.impl.DirectCommitEngine;
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

@@ -1,6 +1,6 @@
 package io.objectcommit.direct;
 
-import static io.objectcommit.fs.statistics.StoreStatisticNames.OP_PUT;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT;
 import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
 import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
@@ -12,9 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.direct.impl.AttemptRegistry;
-import io.objectcommit.fs.files.SuccessData;
-import io.objectcommit.fs.testing.FaultRule;
-import io.objectcommit.fs.testing.InMemoryRequestCounts;
+import io.objectcommit.commit.files.SuccessData;
+import io.objectcommit.store.testing.FaultRule;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +88,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success(h);
     assertEquals(Harness.UUID, s.getJobId());
-    assertEquals(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
+    assertEquals(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
@@ -102,11 +102,11 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void jobSetupBeforeSparksUuidCommitsExactlyUnderTheIdJobSetupChose(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    h.jobConf.unset(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID);
-    h.jobConf.set(io.objectcommit.fs.commit.CommitConstants.HADOOP_JOB_ID_KEY, h.jobId.toString());
+    h.jobConf.unset(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID);
+    h.jobConf.set(io.objectcommit.commit.CommitConstants.HADOOP_JOB_ID_KEY, h.jobId.toString());
     PathOutputCommitter driver = h.driver();
     driver.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(h.jobConf, null));
-    h.jobConf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, Harness.UUID);
+    h.jobConf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, Harness.UUID);
     List<String> expected = new ArrayList<>();
     for (int t = 0; t < 2; t++) {
       Harness.Attempt a = h.attempt(t, 0);
@@ -118,7 +118,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success(h);
     assertEquals(h.jobId.toString(), s.getJobId());
-    assertEquals(io.objectcommit.fs.commit.JobId.HADOOP_JOB_ID, s.getJobIdSource());
+    assertEquals(io.objectcommit.commit.JobId.HADOOP_JOB_ID, s.getJobIdSource());
     assertEquals(2L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
   }
 
@@ -166,7 +166,7 @@ class DirectCommitProtocolTest {
     assertEquals(1, retry.of(BULK_DELETE), retry.toString());
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
-    assertEquals(0L, success(h).getMetrics().get(io.objectcommit.fs.commit.CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
+    assertEquals(0L, success(h).getMetrics().get(io.objectcommit.commit.CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -220,7 +220,7 @@ class DirectCommitProtocolTest {
   void abortJobDeletesEveryFileOfTheJobAndNothingElse(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
     h.store.put(Harness.key("part-00000-earlier-job-c000.parquet"),
-        io.objectcommit.fs.Payload.of(new byte[] {1}), io.objectcommit.fs.WriteCondition.none());
+        io.objectcommit.store.Payload.of(new byte[] {1}), io.objectcommit.store.WriteCondition.none());
     PathOutputCommitter driver = h.driver();
     driver.setupJob(h.job());
     Harness.Attempt t0 = h.attempt(0, 0);

@@ -1,10 +1,10 @@
 package io.objectcommit.direct;
 
+import io.objectcommit.store.StoreConstants;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.fs.commit.CommitConstants;
 import java.nio.file.Paths;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ class DirectCommitterOptionsTest {
     DirectCommitterOptions o = DirectCommitterOptions.from(new Configuration(false), "b");
     assertEquals(DirectCommitterOptions.OnSpeculation.FAIL, o.onSpeculation());
     assertEquals(DirectCommitterConstants.SUCCESS_MAX_FILENAMES_DEFAULT, o.successMaxFilenames());
-    assertEquals(CommitConstants.CAS_ATTEMPTS_DEFAULT, o.casAttempts());
+    assertEquals(StoreConstants.CAS_ATTEMPTS_DEFAULT, o.casAttempts());
     assertEquals(Paths.get(System.getProperty("java.io.tmpdir")), o.bufferDir());
   }
 
@@ -35,7 +35,7 @@ class DirectCommitterOptionsTest {
     assertEquals(3, special.casAttempts());
     DirectCommitterOptions other = DirectCommitterOptions.from(conf, "other");
     assertEquals(DirectCommitterOptions.OnSpeculation.FAIL, other.onSpeculation());
-    assertEquals(CommitConstants.CAS_ATTEMPTS_DEFAULT, other.casAttempts());
+    assertEquals(StoreConstants.CAS_ATTEMPTS_DEFAULT, other.casAttempts());
   }
 
   @Test
@@ -46,8 +46,8 @@ class DirectCommitterOptionsTest {
         () -> DirectCommitterOptions.from(conf, "b"));
     assertTrue(e.getMessage().contains("fs.objectcommit.bucket.b.direct.on-speculation"), e.getMessage());
     conf.unset("fs.objectcommit.bucket.b.direct.on-speculation");
-    conf.set(CommitConstants.CAS_ATTEMPTS, "many");
+    conf.set(StoreConstants.CAS_ATTEMPTS, "many");
     e = assertThrows(IllegalArgumentException.class, () -> DirectCommitterOptions.from(conf, "b"));
-    assertTrue(e.getMessage().contains(CommitConstants.CAS_ATTEMPTS), e.getMessage());
+    assertTrue(e.getMessage().contains(StoreConstants.CAS_ATTEMPTS), e.getMessage());
   }
 }

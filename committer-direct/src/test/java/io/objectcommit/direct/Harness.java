@@ -1,6 +1,6 @@
 package io.objectcommit.direct;
 
-import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -41,7 +41,7 @@ final class Harness {
     store = InMemoryObjectStore.register(BUCKET);
     jobConf = new JobConf(false);
     jobConf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
-    jobConf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
+    jobConf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
     jobConf.set("mapreduce.map.speculative", "false");
     jobConf.set("mapreduce.reduce.speculative", "false");
   }

@@ -1,8 +1,8 @@
 package io.objectcommit.direct;
 
 import io.objectcommit.direct.impl.StoreFactory;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 

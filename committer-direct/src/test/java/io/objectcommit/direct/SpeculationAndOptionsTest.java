@@ -73,10 +73,10 @@ class SpeculationAndOptionsTest {
     e = assertThrows(IllegalArgumentException.class, () -> DirectCommitterOptions.from(c2, "bucket"));
     assertTrue(e.getMessage().contains(DirectCommitterConstants.SUCCESS_MAX_FILENAMES), e.getMessage());
     Configuration c3 = new Configuration(false);
-    c3.set(io.objectcommit.fs.commit.CommitConstants.JOB_UUID, "a/b");
+    c3.set(io.objectcommit.commit.CommitConstants.JOB_UUID, "a/b");
     e = assertThrows(IllegalArgumentException.class,
-        () -> io.objectcommit.fs.commit.JobId.resolve(c3, null));
-    assertTrue(e.getMessage().contains(io.objectcommit.fs.commit.CommitConstants.JOB_UUID), e.getMessage());
+        () -> io.objectcommit.commit.JobId.resolve(c3, null));
+    assertTrue(e.getMessage().contains(io.objectcommit.commit.CommitConstants.JOB_UUID), e.getMessage());
     assertEquals(DirectCommitterOptions.OnSpeculation.FAIL,
         DirectCommitterOptions.from(new Configuration(false), "bucket").onSpeculation());
   }
@@ -84,8 +84,8 @@ class SpeculationAndOptionsTest {
   @Test
   void aNonS3DestinationIsRefused() {
     Harness h = new Harness(false);
-    io.objectcommit.fs.commit.UnsupportedDestinationException e = assertThrows(
-        io.objectcommit.fs.commit.UnsupportedDestinationException.class,
+    io.objectcommit.commit.UnsupportedDestinationException e = assertThrows(
+        io.objectcommit.commit.UnsupportedDestinationException.class,
         () -> new DirectPathOutputCommitter(new org.apache.hadoop.fs.Path("file:/tmp/x"),
             new org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl(h.jobConf, h.attemptId(0, 0))));
     assertEquals(new org.apache.hadoop.fs.Path("file:/tmp/x"), e.path());

@@ -1,7 +1,7 @@
 package io.objectcommit.staging;
 
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

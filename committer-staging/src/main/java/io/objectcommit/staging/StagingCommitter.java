@@ -1,9 +1,9 @@
 package io.objectcommit.staging;
 
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
-import io.objectcommit.fs.commit.Hostnames;
-import io.objectcommit.fs.commit.JobId;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
+import io.objectcommit.commit.Hostnames;
+import io.objectcommit.commit.JobId;
 import io.objectcommit.staging.impl.BufferDirs;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
@@ -112,9 +112,9 @@ public class StagingCommitter extends PathOutputCommitter {
     ObjectStore store = ObjectStores.open(layout.bucket(), conf);
     try {
       // task records decide racing attempts (exclusive create); uploads of losers are aborted: docs/stores.md
-      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.fs.StoreGuarantee.IF_NONE_MATCH_PUT,
-          io.objectcommit.fs.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-          io.objectcommit.fs.StoreGuarantee.ABORT_KEEPS_EXISTING), "the staging committer");
+      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.store.guarantee.StoreGuarantee.IF_NONE_MATCH_PUT,
+          io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+          io.objectcommit.store.guarantee.StoreGuarantee.ABORT_KEEPS_EXISTING), "the staging committer");
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;

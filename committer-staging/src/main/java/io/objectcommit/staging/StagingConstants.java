@@ -3,7 +3,7 @@ package io.objectcommit.staging;
 /**
  * Every configuration key of the staging committer, each beside its default. All start with {@value #PREFIX} and
  * can be overridden for one bucket as {@code fs.objectcommit.bucket.<bucket>.staging.<rest>}. The S3 connection
- * itself is configured with S3A's {@code fs.s3a.*} keys (see fs-core).
+ * itself is configured with S3A's {@code fs.s3a.*} keys (see the store module).
  */
 public final class StagingConstants {
 

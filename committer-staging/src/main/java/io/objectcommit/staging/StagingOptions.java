@@ -2,8 +2,8 @@ package io.objectcommit.staging;
 
 import static io.objectcommit.staging.StagingConstants.*;
 
-import io.objectcommit.fs.FsCoreConstants;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.config.ConfigReader;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,9 +62,9 @@ public final class StagingOptions {
     this.bufferDirs = Collections.unmodifiableList(list);
     this.bufferMinFree = r.getBytes(BUFFER_MIN_FREE, BUFFER_MIN_FREE_DEFAULT, 0);
     this.bufferMaxAgeMs = r.getDurationMs(BUFFER_MAX_AGE, BUFFER_MAX_AGE_DEFAULT_MS, 60_000L);
-    long s3aPart = r.getBytes(FsCoreConstants.MULTIPART_SIZE, FsCoreConstants.MULTIPART_SIZE_DEFAULT,
-        FsCoreConstants.MULTIPART_MIN_SIZE);
-    this.partSize = r.getBytes(PART_SIZE, s3aPart, FsCoreConstants.MULTIPART_MIN_SIZE);
+    long s3aPart = r.getBytes(StoreConstants.MULTIPART_SIZE, StoreConstants.MULTIPART_SIZE_DEFAULT,
+        StoreConstants.MULTIPART_MIN_SIZE);
+    this.partSize = r.getBytes(PART_SIZE, s3aPart, StoreConstants.MULTIPART_MIN_SIZE);
     this.uploadThreads = r.getInt(UPLOAD_THREADS, UPLOAD_THREADS_DEFAULT, 1, 1024);
     this.commitThreads = r.getInt(COMMIT_THREADS, COMMIT_THREADS_DEFAULT, 1, 1024);
     this.cachedUploads = r.getInt(COMMIT_CACHED_UPLOADS, COMMIT_CACHED_UPLOADS_DEFAULT, 0, Integer.MAX_VALUE);

@@ -2,8 +2,8 @@ package io.objectcommit.staging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

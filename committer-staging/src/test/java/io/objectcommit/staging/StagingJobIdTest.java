@@ -2,7 +2,7 @@ package io.objectcommit.staging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.objectcommit.fs.commit.CommitConstants;
+import io.objectcommit.commit.CommitConstants;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;

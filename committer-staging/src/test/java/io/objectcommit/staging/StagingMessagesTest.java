@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.fs.testing.FaultRule;
-import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.FaultRule;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.TaskCommitStage;

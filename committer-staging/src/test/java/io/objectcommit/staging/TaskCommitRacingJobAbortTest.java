@@ -8,8 +8,8 @@ import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
 import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.TaskCommitStage;
@@ -50,8 +50,8 @@ class TaskCommitRacingJobAbortTest {
     return (ObjectStore) Proxy.newProxyInstance(ObjectStore.class.getClassLoader(), new Class<?>[] {ObjectStore.class},
         (proxy, method, args) -> {
           String key = args != null && args.length > 0 && args[0] instanceof String ? (String) args[0]
-              : args != null && args.length > 0 && args[0] instanceof io.objectcommit.fs.MultipartUpload
-                  ? ((io.objectcommit.fs.MultipartUpload) args[0]).key() : "";
+              : args != null && args.length > 0 && args[0] instanceof io.objectcommit.store.MultipartUpload
+                  ? ((io.objectcommit.store.MultipartUpload) args[0]).key() : "";
           boolean fire = when.test(method.getName(), key) && done.compareAndSet(false, true);
           if (fire && !after) {
             abortJob();

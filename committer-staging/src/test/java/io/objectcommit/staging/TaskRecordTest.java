@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.fs.files.CorruptRecordException;
+import io.objectcommit.store.files.CorruptRecordException;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import java.io.IOException;

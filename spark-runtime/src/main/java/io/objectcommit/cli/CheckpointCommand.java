@@ -2,7 +2,7 @@ package io.objectcommit.cli;
 
 import io.objectcommit.checkpoint.CheckpointFileSystem;
 import io.objectcommit.checkpoint.CheckpointMaintenance;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.config.ConfigReader;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.objectcommit.cli;
 
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
 import io.objectcommit.staging.PendingUploads;
 import java.io.PrintStream;
 import java.net.URI;

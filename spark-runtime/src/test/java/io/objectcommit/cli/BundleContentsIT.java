@@ -72,8 +72,8 @@ class BundleContentsIT {
   @Test
   void holdsBothSdkBindingsAndNeitherSdk() throws IOException {
     List<String> entries = entries();
-    for (String binding : List.of("io/objectcommit/fs/impl/v1/V1Binding.class",
-        "io/objectcommit/fs/impl/v2/V2Binding.class")) {
+    for (String binding : List.of("io/objectcommit/store/impl/v1/V1Binding.class",
+        "io/objectcommit/store/impl/v2/V2Binding.class")) {
       assertTrue(entries.contains(binding), binding + " in " + bundle());
     }
     assertTrue(entries.stream().noneMatch(e -> e.startsWith("software/amazon/") || e.startsWith("com/amazonaws/")),

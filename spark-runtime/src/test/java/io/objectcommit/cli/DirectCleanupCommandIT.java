@@ -32,7 +32,7 @@ class DirectCleanupCommandIT {
   private static String abandonedJob(S3TestBucket bucket, String table) throws Exception {
     String uuid = UUID.randomUUID().toString();
     JobConf conf = new JobConf(bucket.hadoopConfiguration());
-    conf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
+    conf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
     conf.set("mapreduce.map.speculative", "false"); // as Spark sets it when spark.speculation is off
     conf.set("mapreduce.reduce.speculative", "false");
     JobID job = new JobID("202611230400", 1);

@@ -82,7 +82,7 @@ public final class S3Endpoint {
   }
 
   /**
-   * The {@code fs.s3a.*} settings that point S3A (and fs-core, which reads the same keys) at this endpoint: only
+   * The {@code fs.s3a.*} settings that point S3A (and the store module, which reads the same keys) at this endpoint: only
    * what a user has (endpoint, region, path style, keys); the credential provider list, retries and timeouts stay
    * at Hadoop's defaults, so that tests run with the settings users have. Contains the secret: never log the map.
    */

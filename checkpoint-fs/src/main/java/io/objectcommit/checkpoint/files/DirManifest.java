@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.objectcommit.fs.files.JsonRecord;
-import io.objectcommit.fs.files.JsonRecordCodec;
+import io.objectcommit.store.files.JsonRecord;
+import io.objectcommit.store.files.JsonRecordCodec;
 import java.util.Map;
 import java.util.TreeMap;
 

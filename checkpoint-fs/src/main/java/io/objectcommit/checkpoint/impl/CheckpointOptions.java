@@ -26,8 +26,8 @@ import static io.objectcommit.checkpoint.CheckpointConstants.MISSING_READ_ATTEMP
 import static io.objectcommit.checkpoint.CheckpointConstants.S3_PREFIX;
 import static io.objectcommit.checkpoint.CheckpointConstants.S3_PREFIX_DEFAULT;
 
-import io.objectcommit.fs.commit.CompareAndSwap;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.CompareAndSwap;
+import io.objectcommit.store.config.ConfigReader;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 

@@ -3,7 +3,7 @@ package io.objectcommit.checkpoint.impl;
 import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.ObjectStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
-import io.objectcommit.fs.ObjectInfo;
-import io.objectcommit.fs.commit.Listings;
+import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.Listings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;

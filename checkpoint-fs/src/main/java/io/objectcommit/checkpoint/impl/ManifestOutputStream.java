@@ -1,6 +1,6 @@
 package io.objectcommit.checkpoint.impl;
 
-import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.store.WriteCondition;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.hadoop.fs.Path;

@@ -1,11 +1,11 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.files.DirManifest;
-import io.objectcommit.fs.ObjectInfo;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.Payload;
-import io.objectcommit.fs.StoredBytes;
-import io.objectcommit.fs.commit.CompareAndSwap;
+import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.StoredBytes;
+import io.objectcommit.store.CompareAndSwap;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Map;
@@ -173,7 +173,7 @@ final class ManifestStore {
   private Cached remember(String dirId, StoredBytes b, long now) throws IOException {
     DirManifest m = DirManifest.CODEC.fromBytes(b.data(), store.pathOf(manifestKey(dirId)));
     if (!dirId.equals(m.dirId)) {
-      throw new io.objectcommit.fs.files.CorruptRecordException(store.pathOf(manifestKey(dirId)),
+      throw new io.objectcommit.store.files.CorruptRecordException(store.pathOf(manifestKey(dirId)),
           "manifest names directory " + m.dirId + ", expected " + dirId, null);
     }
     Cached c = new Cached(m, b.info().etag(), now);

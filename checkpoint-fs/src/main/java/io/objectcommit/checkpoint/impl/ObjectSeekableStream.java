@@ -1,6 +1,6 @@
 package io.objectcommit.checkpoint.impl;
 
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;

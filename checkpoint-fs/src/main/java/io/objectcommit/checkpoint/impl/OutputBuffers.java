@@ -1,6 +1,6 @@
 package io.objectcommit.checkpoint.impl;
 
-import io.objectcommit.fs.Payload;
+import io.objectcommit.store.Payload;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

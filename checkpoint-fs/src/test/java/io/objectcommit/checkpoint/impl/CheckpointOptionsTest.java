@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.CheckpointConstants;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.config.ConfigReader;
 import java.nio.file.Paths;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.files.DirManifest;
-import io.objectcommit.fs.testing.InMemoryObjectStore;
-import io.objectcommit.fs.testing.InMemoryRequestCounts;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.checkpoint.UnsafeMountException;
-import io.objectcommit.fs.config.ConfigReader;
+import io.objectcommit.store.config.ConfigReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

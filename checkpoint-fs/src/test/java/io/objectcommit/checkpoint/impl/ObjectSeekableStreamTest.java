@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.objectcommit.fs.Payload;
-import io.objectcommit.fs.WriteCondition;
-import io.objectcommit.fs.testing.InMemoryObjectStore;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

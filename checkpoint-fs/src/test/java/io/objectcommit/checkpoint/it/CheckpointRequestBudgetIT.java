@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.impl.CheckpointFiles;
-import io.objectcommit.fs.config.ConfigReader;
-import io.objectcommit.fs.impl.SdkBindings;
+import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.impl.client.SdkBindings;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.RequestCounts;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.objectcommit.fs.ConditionalWritesUnsupportedException;
-import io.objectcommit.fs.EmulationRefusedException;
-import io.objectcommit.fs.StoreGuarantee;
-import io.objectcommit.fs.StoreGuaranteeException;
+import io.objectcommit.store.ConditionalWritesUnsupportedException;
+import io.objectcommit.store.guarantee.EmulationRefusedException;
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.guarantee.StoreGuaranteeException;
 import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3Store;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.fs.files.CorruptRecordException;
+import io.objectcommit.store.files.CorruptRecordException;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.ErrorKind;

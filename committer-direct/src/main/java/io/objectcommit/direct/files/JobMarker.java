@@ -1,8 +1,8 @@
 package io.objectcommit.direct.files;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.objectcommit.fs.files.JsonRecord;
-import io.objectcommit.fs.files.JsonRecordCodec;
+import io.objectcommit.store.files.JsonRecord;
+import io.objectcommit.store.files.JsonRecordCodec;
 
 /**
  * Written by job commit once every task's leftovers are removed and before {@code _SUCCESS}: tells the cleanup

@@ -1,7 +1,7 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.fs.Payload;
-import io.objectcommit.fs.WriteCondition;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.WriteCondition;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -2,9 +2,9 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.commit.Listings;
-import io.objectcommit.fs.files.JsonRecordCodec;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Listings;
+import io.objectcommit.store.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.FileGroup;
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.Set;

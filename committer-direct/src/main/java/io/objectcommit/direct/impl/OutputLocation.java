@@ -3,7 +3,7 @@ package io.objectcommit.direct.impl;
 import static io.objectcommit.direct.DirectCommitterConstants.BOOKKEEPING_DIR;
 import static io.objectcommit.direct.DirectCommitterConstants.WORK_SCHEME;
 
-import io.objectcommit.fs.commit.Destination;
+import io.objectcommit.commit.Destination;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -33,7 +33,7 @@ public final class OutputLocation {
   /**
    * The location of an output path.
    *
-   * @throws io.objectcommit.fs.commit.UnsupportedDestinationException for a path that is not on S3
+   * @throws io.objectcommit.commit.UnsupportedDestinationException for a path that is not on S3
    *     ({@code s3a://}, {@code s3://}, {@code s3n://} with a bucket)
    */
   public static OutputLocation of(Path destination) {

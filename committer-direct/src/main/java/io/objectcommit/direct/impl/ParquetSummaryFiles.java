@@ -2,7 +2,7 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.files.CommittedFile;
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.ObjectStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

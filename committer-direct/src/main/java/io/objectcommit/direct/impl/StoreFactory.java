@@ -2,8 +2,8 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.DirectCommitterOptions;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 

@@ -1,11 +1,11 @@
 package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.files.DirectTaskRecord;
-import io.objectcommit.fs.ObjectInfo;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.WriteCondition;
-import io.objectcommit.fs.commit.CompareAndSwap;
-import io.objectcommit.fs.files.JsonRecordCodec;
+import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.CompareAndSwap;
+import io.objectcommit.store.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 
@@ -66,7 +66,7 @@ final class TaskRecordHandle {
    * the change is first tried against "no record" (an exclusive create), which is right for a first attempt.
    *
    * @return the record now stored
-   * @throws io.objectcommit.fs.commit.CasConflictException when other attempts kept changing it
+   * @throws io.objectcommit.store.CasConflictException when other attempts kept changing it
    */
   synchronized DirectTaskRecord update(Change change) throws IOException {
     return cas.run(store.pathOf(key), "task record", attempt -> {

@@ -1,8 +1,8 @@
 package io.objectcommit.staging.files;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.objectcommit.fs.files.JsonRecord;
-import io.objectcommit.fs.files.JsonRecordCodec;
+import io.objectcommit.store.files.JsonRecord;
+import io.objectcommit.store.files.JsonRecordCodec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.Payload;
-import io.objectcommit.fs.commit.Listings;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.Listings;
 import io.objectcommit.staging.JobAbortIncompleteException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;

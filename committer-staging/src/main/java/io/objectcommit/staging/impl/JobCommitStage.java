@@ -1,15 +1,15 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.ListPage;
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectInfo;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.UploadedPart;
-import io.objectcommit.fs.WriteCondition;
-import io.objectcommit.fs.commit.CommitterStatistics;
-import io.objectcommit.fs.commit.ForeignTaskRecordException;
-import io.objectcommit.fs.commit.Listings;
-import io.objectcommit.fs.commit.MissingTaskRecordException;
+import io.objectcommit.store.ListPage;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.commit.CommitterStatistics;
+import io.objectcommit.commit.ForeignTaskRecordException;
+import io.objectcommit.store.Listings;
+import io.objectcommit.commit.MissingTaskRecordException;
 import io.objectcommit.staging.CommitConflictException;
 import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.staging.ConflictMode;

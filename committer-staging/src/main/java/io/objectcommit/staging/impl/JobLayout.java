@@ -1,8 +1,8 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.staging.StagingConstants;
-import io.objectcommit.fs.commit.CommitConstants;
-import io.objectcommit.fs.commit.Destination;
+import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.commit.Destination;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 
@@ -42,7 +42,7 @@ public final class JobLayout {
   /**
    * The layout of a job writing to {@code dest}, by the committers' one destination rule ({@link Destination}).
    *
-   * @throws io.objectcommit.fs.commit.UnsupportedDestinationException for a path that is not on S3
+   * @throws io.objectcommit.commit.UnsupportedDestinationException for a path that is not on S3
    */
   public static JobLayout of(Path dest, String jobId) {
     Destination d = Destination.of(dest, "staging committer");

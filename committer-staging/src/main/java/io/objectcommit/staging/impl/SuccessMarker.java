@@ -1,9 +1,9 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.commit.CommitterStatistics;
-import io.objectcommit.fs.commit.JobId;
-import io.objectcommit.fs.commit.SuccessBuilder;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.commit.CommitterStatistics;
+import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.SuccessBuilder;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

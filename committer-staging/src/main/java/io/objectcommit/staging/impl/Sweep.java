@@ -1,7 +1,7 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

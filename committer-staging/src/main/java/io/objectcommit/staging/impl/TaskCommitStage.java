@@ -1,10 +1,10 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.MultipartUpload;
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.Payload;
-import io.objectcommit.fs.UploadedPart;
-import io.objectcommit.fs.commit.CommitterStatistics;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.UploadedPart;
+import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.staging.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
@@ -115,7 +115,7 @@ public final class TaskCommitStage {
     record.statistics.put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
     String key = layout.taskRecordKey(taskIndex);
     try {
-      StagingTaskRecord.CODEC.save(store, key, record, io.objectcommit.fs.WriteCondition.ifAbsent());
+      StagingTaskRecord.CODEC.save(store, key, record, io.objectcommit.store.WriteCondition.ifAbsent());
     } catch (FileAlreadyExistsException e) {
       abortQuietly(started, "another attempt of task " + taskIndex + " committed first");
       StagingTaskRecord winner = null;

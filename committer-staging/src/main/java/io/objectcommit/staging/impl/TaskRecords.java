@@ -1,8 +1,8 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.fs.ObjectStore;
+import io.objectcommit.store.ObjectStore;
 import io.objectcommit.staging.files.StagingTaskRecord;
-import io.objectcommit.fs.commit.ForeignTaskRecordException;
+import io.objectcommit.commit.ForeignTaskRecordException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.fs.impl.S3ClientCache;
+import io.objectcommit.store.impl.client.S3ClientCache;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.cluster.ClusterJobs.Committer;
 import io.objectcommit.testsupport.S3IntegrationTest;

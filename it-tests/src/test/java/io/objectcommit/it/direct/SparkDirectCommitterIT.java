@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.SpeculationNotSupportedException;
-import io.objectcommit.fs.files.SuccessData;
+import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.ProxiedBucket;

@@ -1,9 +1,9 @@
 package io.objectcommit.it.faults;
 
-import io.objectcommit.fs.ObjectStore;
-import io.objectcommit.fs.ObjectStores;
-import io.objectcommit.fs.StoreGuarantee;
-import io.objectcommit.fs.StoreGuaranteeException;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.guarantee.StoreGuaranteeException;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.fs.files.SuccessData;
+import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CommitterContender;

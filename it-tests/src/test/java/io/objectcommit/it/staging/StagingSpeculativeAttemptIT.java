@@ -68,7 +68,7 @@ class StagingSpeculativeAttemptIT {
         }
       });
       String uuid = UUID.randomUUID().toString();
-      conf.set(io.objectcommit.fs.commit.CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
+      conf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
       conf.setInt(StagingConstants.TASK_COUNT, TASKS); // outside a Spark task: no TaskContext
       Path dest = new Path(bucket.s3a("spec"));
       JobID jobId = new JobID("spec", 1);

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.objectcommit.fs.StoreGuarantee;
-import io.objectcommit.fs.StoreGuaranteeException;
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.guarantee.StoreGuaranteeException;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.direct.DirectCommitters;

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /**
  * An immutable snapshot of the requests the proxy answered, by operation and HTTP status (status 0: connection
  * reset by the proxy). Requests the proxy sends on its own to learn about the store are not included. The in-memory
- * store of fs-core's tests counts with the same class (a subclass that also counts conditional requests).
+ * store of the store module's tests counts with the same class (a subclass that also counts conditional requests).
  */
 public class RequestCounts {
 

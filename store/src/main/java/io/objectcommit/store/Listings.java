@@ -1,0 +1,50 @@
+package io.objectcommit.store;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every object under a prefix, over all pages of {@link ObjectStore#list} (1,000 keys a request). Listings may lag
+ * behind writes on some stores: housekeeping and diagnostics only, never to decide what is committed.
+ */
+public final class Listings {
+
+  /** Keys per LIST request: {@value}. */
+  public static final int PAGE_SIZE = 1000;
+
+  /** Receives one object of a listing. */
+  @FunctionalInterface
+  public interface ObjectConsumer {
+    void accept(ObjectInfo object) throws IOException;
+  }
+
+  private Listings() {
+  }
+
+  /** Calls {@code consumer} for every object under {@code prefix}, in key order, page by page (no delimiter). */
+  public static void forEach(ObjectStore store, String prefix, ObjectConsumer consumer) throws IOException {
+    String token = null;
+    do {
+      ListPage page = store.list(prefix, null, token, PAGE_SIZE);
+      for (ObjectInfo o : page.objects()) {
+        consumer.accept(o);
+      }
+      token = page.nextToken().orElse(null);
+    } while (token != null);
+  }
+
+  /** Every object under {@code prefix}, in key order. */
+  public static List<ObjectInfo> objects(ObjectStore store, String prefix) throws IOException {
+    List<ObjectInfo> all = new ArrayList<>();
+    forEach(store, prefix, all::add);
+    return all;
+  }
+
+  /** Every key under {@code prefix}, in key order. */
+  public static List<String> keys(ObjectStore store, String prefix) throws IOException {
+    List<String> all = new ArrayList<>();
+    forEach(store, prefix, o -> all.add(o.key()));
+    return all;
+  }
+}

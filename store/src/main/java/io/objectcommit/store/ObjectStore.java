@@ -1,0 +1,180 @@
+package io.objectcommit.store;
+
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.guarantee.StoreGuaranteeException;
+
+import io.objectcommit.store.statistics.StoreStatistics;
+import java.io.Closeable;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+
+/**
+ * The one door to an object store bucket: every request objectcommit sends goes through an implementation of
+ * this interface, so that each is counted ({@link #statistics()}) and faults can be injected in one place.
+ *
+ * <p>Keep it small: add a method only when a component needs an operation that cannot be composed from these.
+ *
+ * <p>Keys are object keys inside {@link #bucket()}, without a leading '/'. Every failure is an
+ * {@link IOException} naming {@code s3://bucket/key} and the operation: {@link FileNotFoundException} for a missing
+ * object or bucket, {@link java.nio.file.AccessDeniedException} for refused credentials or permissions,
+ * {@link FileAlreadyExistsException} for a refused exclusive create, {@link ObjectChangedException} for a refused
+ * compare-and-swap, {@link org.apache.hadoop.fs.PathIOException} for the rest. Transient failures (throttling,
+ * 500s, resets, timeouts) are retried inside each method with capped, jittered exponential backoff.
+ *
+ * <p><b>S3 vs a file system.</b> S3 has no directories (a "directory" is a key prefix), no rename, no append and
+ * no partial overwrite. A completed write is visible whole to every reader at once (AWS S3 is strongly
+ * consistent since 2020; some S3-compatible stores are not, and their listings may lag: never rely on LIST for
+ * correctness). A failed or interrupted write leaves the previous object (or none) in place, never a partial one.
+ */
+public interface ObjectStore extends Closeable, IOStatisticsSource {
+
+  /** The bucket this store reads and writes. */
+  String bucket();
+
+  /** {@code s3://bucket/key}, as used in error messages. */
+  default String pathOf(String key) {
+    return "s3://" + bucket() + "/" + key;
+  }
+
+  /**
+   * Writes an object: one PUT below the multipart threshold, else a multipart upload completed at the end.
+   *
+   * <p>With {@link WriteCondition#ifAbsent()} the write succeeds only if no object exists at the key (exclusive
+   * create; of racing writers exactly one wins), else {@link FileAlreadyExistsException}. With
+   * {@link WriteCondition#ifMatch(String)} it succeeds only if the current object has that ETag, else
+   * {@link ObjectChangedException}, or {@link FileNotFoundException} if the object is gone. A retried request
+   * that meets its own earlier successful write is recognised (each write carries a unique id in its metadata)
+   * and reported as the success it was, not as a conflict.
+   *
+   * <p>Partial failure: nothing becomes visible unless the whole write succeeds. A multipart upload that fails is
+   * aborted; if the abort fails too, the upload stays incomplete (invisible, but billed) until
+   * {@link #abortMultipartUpload} or a bucket lifecycle rule removes it.
+   *
+   * @return the new object's key and ETag (size -1 and time 0 when the store's answer lacks them)
+   */
+  ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException;
+
+  /** {@link #put} with {@link WriteCondition#ifAbsent()}: exclusive create. */
+  default ObjectInfo createExclusive(String key, Payload payload) throws IOException {
+    return put(key, payload, WriteCondition.ifAbsent());
+  }
+
+  /** {@link #put} with {@link WriteCondition#ifMatch(String)}: compare-and-swap overwrite. */
+  default ObjectInfo replaceIfMatch(String key, Payload payload, String etag) throws IOException {
+    return put(key, payload, WriteCondition.ifMatch(etag));
+  }
+
+  /**
+   * Reads a whole object into memory with its ETag (for read-modify-write with {@link #replaceIfMatch}).
+   *
+   * @throws FileNotFoundException if there is no object at the key
+   */
+  StoredBytes getBytes(String key) throws IOException;
+
+  /**
+   * Reads a whole object unless it still has ETag {@code etag} ({@code If-None-Match}): revalidates a cached copy
+   * with one request that carries no body when nothing changed.
+   *
+   * @return empty when the object still has that ETag
+   * @throws FileNotFoundException if there is no object at the key
+   */
+  Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException;
+
+  /**
+   * Opens a stream over bytes {@code [start, end)} of an object ({@code end} -1: to the end). The caller closes
+   * it; closing early aborts the HTTP connection rather than draining a large remainder.
+   *
+   * @throws FileNotFoundException if there is no object at the key
+   */
+  InputStream open(String key, long start, long end) throws IOException;
+
+  /** The object's metadata (one HEAD), or empty when there is none. */
+  Optional<ObjectInfo> head(String key) throws IOException;
+
+  /**
+   * One page of the keys under {@code prefix} in key order (at most {@code maxKeys}, at most 1,000). With a
+   * delimiter (normally "/"), keys below the next delimiter are rolled up into {@link ListPage#prefixes()}.
+   * Listings of some S3-compatible stores lag behind writes and deletes: use them for housekeeping and
+   * diagnostics, never to decide what is committed.
+   */
+  ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException;
+
+  /** Deletes one object; deleting a missing object succeeds (S3 semantics). */
+  void delete(String key) throws IOException;
+
+  /**
+   * Deletes many objects, 1,000 keys per request. Missing keys count as deleted.
+   *
+   * <p>Partial failure: batches are sent in order; if some keys of a batch are refused, the others of that batch
+   * are deleted, no later batch is sent, and the {@link org.apache.hadoop.fs.PathIOException} names the refused
+   * keys. Repeating the call is safe.
+   *
+   * @return the number of keys sent
+   */
+  int deleteBatch(Collection<String> keys) throws IOException;
+
+  /**
+   * Starts a multipart upload. Nothing is visible at the key until {@link #completeMultipartUpload}; an upload
+   * that is never completed or aborted stays (invisible, billed) until aborted.
+   */
+  MultipartUpload initiateMultipartUpload(String key) throws IOException;
+
+  /** Uploads one part (1 to 10,000; each but the last at least 5 MiB). A failed part can be sent again. */
+  UploadedPart uploadPart(MultipartUpload upload, int partNumber, Payload part) throws IOException;
+
+  /**
+   * Completes an upload: the object appears whole at its key. With {@link WriteCondition#ifAbsent()} it is
+   * refused with {@link FileAlreadyExistsException} if an object exists at the key (which stays intact, and the
+   * upload stays open, so the caller can abort it); a retry after an ambiguous failure that finds the upload
+   * already completed by this call is reported as success.
+   */
+  ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts, WriteCondition condition)
+      throws IOException;
+
+  /** Aborts an upload and frees its parts. Aborting an upload that no longer exists succeeds. */
+  void abortMultipartUpload(MultipartUpload upload) throws IOException;
+
+  /** The incomplete uploads under a prefix (all pages). */
+  List<MultipartUpload> listMultipartUploads(String prefix) throws IOException;
+
+  /** What the store supports, probed once per bucket and JVM where the configuration asks for it. */
+  StoreCapabilities capabilities() throws IOException;
+
+  /**
+   * Makes sure the store gives every guarantee a component relies on, before that component writes anything.
+   * With {@code fs.objectcommit.conditional-writes=detect} (the default) each guarantee is checked at most once per
+   * bucket and endpoint in this JVM ({@link StoreGuarantee}, docs/stores.md); {@code assume} skips the check.
+   * The default implementation only asks for {@link #capabilities()}, as before this method existed.
+   *
+   * @param needed the guarantees the caller relies on
+   * @param component who asks, named in the error
+   * @throws StoreGuaranteeException (a {@link ConditionalWritesUnsupportedException}) naming the failed guarantee,
+   *     the store and the remedy
+   */
+  default void requireGuarantees(java.util.Set<StoreGuarantee> needed, String component) throws IOException {
+    capabilities();
+  }
+
+  /**
+   * {@link #capabilities()} for a user's operation, which a failure of the probe names (for example
+   * {@code initialize ckpt://bucket/}): the probe is often the first request sent to a bucket, so its failure
+   * (no bucket, refused credentials, endpoint down) is what the user sees.
+   */
+  default StoreCapabilities capabilities(String operation) throws IOException {
+    return capabilities();
+  }
+
+  /** Request statistics of this store instance. */
+  StoreStatistics statistics();
+
+  @Override
+  default org.apache.hadoop.fs.statistics.IOStatistics getIOStatistics() {
+    return statistics().toIOStatistics();
+  }
+}

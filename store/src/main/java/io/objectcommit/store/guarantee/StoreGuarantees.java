@@ -1,0 +1,177 @@
+package io.objectcommit.store.guarantee;
+
+import io.objectcommit.store.impl.StoreOptions;
+
+import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.ObjectStore;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the guarantee check found, per bucket and endpoint, for the life of the JVM: each guarantee is checked at
+ * most once per bucket and endpoint, the first time a component asks for it; a component that asks for one that
+ * failed is refused with a {@link StoreGuaranteeException}.
+ */
+public final class StoreGuarantees {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StoreGuarantees.class);
+  private static final Map<String, Known> KNOWN = new ConcurrentHashMap<>();
+
+  /** Opens the store the check writes through, with conditional writes trusted (no recursion into detection). */
+  @FunctionalInterface
+  public interface AssumedStore {
+    ObjectStore open() throws IOException;
+  }
+
+  private static final class Known {
+    final Set<StoreGuarantee> checked = EnumSet.noneOf(StoreGuarantee.class);
+    final Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
+    long requests;
+    long millis;
+  }
+
+  private StoreGuarantees() {
+  }
+
+  /**
+   * Makes sure the store at {@code where} gives every guarantee in {@code needed}: checks those not checked yet
+   * (through a store from {@code assumed}, writing under {@code probePrefix}), then refuses if any failed.
+   *
+   * @param where bucket and endpoint, the cache key and the name used in messages
+   * @param who the component asking, for the message
+   * @throws StoreGuaranteeException naming the failed guarantees, the store and the remedy
+   */
+  public static void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
+      AssumedStore assumed) throws IOException {
+    require(where, null, who, needed, probePrefix, assumed);
+  }
+
+  /**
+   * {@link #require(String, String, Set, String, AssumedStore)} for a known bucket, which the refusal carries.
+   *
+   * @param bucket the bucket (null if unknown)
+   */
+  public static void require(String where, String bucket, String who, Set<StoreGuarantee> needed,
+      String probePrefix, AssumedStore assumed) throws IOException {
+    Known k = KNOWN.computeIfAbsent(where, w -> new Known());
+    Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
+    synchronized (k) {
+      Set<StoreGuarantee> missing = EnumSet.noneOf(StoreGuarantee.class);
+      needed.stream().filter(g -> !k.checked.contains(g)).forEach(missing::add);
+      // one guarantee known to fail is enough to refuse: the rest are not checked
+      if (!missing.isEmpty() && needed.stream().noneMatch(k.failed::containsKey)) {
+        try (ObjectStore store = assumed.open()) {
+          GuaranteeReport r = GuaranteeCheck.refusing(store, probePrefix).run(missing);
+          k.checked.addAll(r.checked());
+          k.failed.putAll(r.failures());
+          k.requests += r.requests();
+          k.millis += r.millis();
+          LOG.info("Store guarantees of {} checked for {} in {} ms, {} requests: {} hold{}", where, who, r.millis(),
+              r.requests(), r.held(), r.failures().isEmpty() ? "" : ", FAILED " + r.failures().keySet());
+        }
+      }
+      needed.stream().filter(k.failed::containsKey).forEach(g -> failed.put(g, k.failed.get(g)));
+    }
+    if (!failed.isEmpty()) {
+      throw refusal(where, bucket, who, failed);
+    }
+  }
+
+  /**
+   * {@link #require(String, String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect}
+   * checks, {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses
+   * that lose data, and refuses a component that relies on {@link StoreGuarantee#ATOMIC_COMPARE_AND_SWAP}: its
+   * writers race on one object in normal operation (tasks adding files to one {@code ckpt://} directory, attempts of
+   * one task declaring into one task record), which a HEAD before the write cannot make safe.
+   *
+   * @throws EmulationRefusedException with {@code emulate}, for a component that relies on compare-and-swap
+   */
+  public static void require(StoreOptions options, String where, String bucket, String who,
+      Set<StoreGuarantee> needed, AssumedStore assumed) throws IOException {
+    switch (options.conditionalWrites()) {
+      case ASSUME:
+        return;
+      case EMULATE:
+        if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
+          throw emulationRefused(where, bucket, who);
+        }
+        warnEmulated(where, who, needed);
+        return;
+      default:
+        require(where, bucket, who, needed, options.probePrefix(), assumed);
+    }
+  }
+
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+  private static void warnEmulated(String where, String who, Set<StoreGuarantee> needed) {
+    if (!WARNED.add(where + "\n" + who)) {
+      return;
+    }
+    StringBuilder risks = new StringBuilder();
+    if (needed.contains(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE)) {
+      risks.append(" two writers creating one key at the same moment both succeed and the later silently replaces"
+          + " the earlier;");
+    }
+    if (risks.length() > 0) {
+      LOG.warn("Conditional writes are EMULATED on {} ({}=emulate), so for {}:{} safe only while one writer at a"
+          + " time uses each key (see docs/stores.md)", where, StoreConstants.CONDITIONAL_WRITES, who, risks);
+    }
+  }
+
+  static EmulationRefusedException emulationRefused(String where, String bucket, String who) {
+    String msg = StoreConstants.CONDITIONAL_WRITES + "=emulate cannot keep " + who + " safe on " + where + ": it"
+        + " relies on " + StoreGuarantee.ATOMIC_COMPARE_AND_SWAP + " (" + StoreGuarantee.ATOMIC_COMPARE_AND_SWAP
+        .description() + "), its writers race on one object in normal operation, and a HEAD before each write"
+        + " would let two of them succeed and lose an update. Use a store that passes the check with "
+        + StoreConstants.CONDITIONAL_WRITES + "=detect (the default; docs/stores.md lists stores), or set it to"
+        + " assume only for a store you have verified yourself.";
+    LOG.error(msg);
+    return new EmulationRefusedException(bucket == null ? where : "s3://" + bucket + "/", msg, who);
+  }
+
+  /** The guarantees known to fail on {@code where} so far (for reports and tests). */
+  public static Map<StoreGuarantee, String> knownFailures(String where) {
+    Known k = KNOWN.get(where);
+    if (k == null) {
+      return Map.of();
+    }
+    synchronized (k) {
+      return Map.copyOf(k.failed);
+    }
+  }
+
+  static StoreGuaranteeException refusal(String where, String bucket, String who,
+      Map<StoreGuarantee, String> failed) {
+    String what = failed.entrySet().stream().map(e -> e.getKey() + " (" + e.getKey().description() + "): "
+        + e.getValue()).collect(Collectors.joining("; "));
+    boolean onlyHeaders = failed.keySet().stream().noneMatch(StoreGuarantees::isAtomicity);
+    String msg = "The store at " + where + " fails " + (failed.size() == 1 ? "a guarantee" : "guarantees") + " that "
+        + who + " relies on: " + what + ". Writing there could lose or duplicate data with concurrent writers."
+        + " Use a store that gives it (AWS S3 does; see docs/stores.md for others), or, if you are sure that no two"
+        + " writers ever race on one key, set " + StoreConstants.CONDITIONAL_WRITES + "=assume to skip the check"
+        + (onlyHeaders ? " or " + StoreConstants.CONDITIONAL_WRITES + "=emulate (a HEAD before each conditional"
+            + " write, safe only with one writer at a time per key)" : "")
+        + " (see docs/stores.md for what is then at risk).";
+    LOG.error(msg);
+    return new StoreGuaranteeException(where, bucket, msg, failed);
+  }
+
+  /** Whether {@code g} is about racing writers (cannot be emulated with a HEAD before the write). */
+  static boolean isAtomicity(StoreGuarantee g) {
+    return g == StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE || g == StoreGuarantee.ATOMIC_COMPARE_AND_SWAP;
+  }
+
+  /** Forgets what was checked (tests). */
+  public static void reset() {
+    KNOWN.clear();
+    WARNED.clear();
+  }
+}

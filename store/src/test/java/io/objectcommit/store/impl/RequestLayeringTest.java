@@ -1,0 +1,81 @@
+package io.objectcommit.store.impl;
+
+import io.objectcommit.store.guarantee.GuaranteeCheck;
+import io.objectcommit.store.guarantee.ProbeFailure;
+import io.objectcommit.store.guarantee.StoreGuarantees;
+import io.objectcommit.store.impl.client.EncryptionSettings;
+import io.objectcommit.store.impl.client.S3ClientCache;
+import io.objectcommit.store.impl.client.SdkBinding;
+import io.objectcommit.store.impl.client.SdkBindings;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests flow one way: {@link S3ObjectStore}, then {@link ConditionalWrites} / {@link MultipartWriter}, then
+ * {@link S3Requests}, then the SDK client. No lower class holds, receives or returns an upper one.
+ */
+class RequestLayeringTest {
+
+  private static List<Class<?>> typesUsedBy(Class<?> c) {
+    List<Class<?>> used = new ArrayList<>();
+    for (Field f : c.getDeclaredFields()) {
+      used.add(f.getType());
+    }
+    for (Constructor<?> k : c.getDeclaredConstructors()) {
+      used.addAll(List.of(k.getParameterTypes()));
+    }
+    for (Method m : c.getDeclaredMethods()) {
+      used.addAll(List.of(m.getParameterTypes()));
+      used.add(m.getReturnType());
+    }
+    return used;
+  }
+
+  private static void assertUsesNone(Class<?> lower, Set<Class<?>> upper) {
+    for (Class<?> t : typesUsedBy(lower)) {
+      assertFalse(upper.contains(t), lower.getSimpleName() + " refers up to " + t.getSimpleName());
+    }
+  }
+
+  @Test
+  void theMiddleLayerDoesNotKnowTheStore() {
+    assertUsesNone(ConditionalWrites.class, Set.of(S3ObjectStore.class, MultipartWriter.class));
+    assertUsesNone(MultipartWriter.class, Set.of(S3ObjectStore.class, ConditionalWrites.class));
+  }
+
+  @Test
+  void theRequestLayerKnowsNothingAboveIt() {
+    assertUsesNone(S3Requests.class, Set.of(S3ObjectStore.class, ConditionalWrites.class, MultipartWriter.class));
+    assertUsesNone(Invoker.class, Set.of(S3ObjectStore.class, ConditionalWrites.class, MultipartWriter.class,
+        S3Requests.class));
+  }
+
+  /** The classes above the {@link S3Calls} seam (and the choice of binding): written once for both SDKs. */
+  private static final List<Class<?>> ABOVE_THE_SEAM = List.of(S3ObjectStore.class, ConditionalWrites.class,
+      MultipartWriter.class, S3Requests.class, Invoker.class, RetryPolicy.class, ErrorTranslation.class,
+      ObjectInputStream.class, GuaranteeCheck.class, StoreGuarantees.class, WriteConditions.class,
+      MultipartEtag.class, ProbeFailure.class, EncryptionSettings.class, RequestFailure.class, S3Calls.class,
+      SdkBinding.class, SdkBindings.class, S3ClientCache.class, StoreOptions.class, BufferedStart.class);
+
+  @Test
+  void nothingAboveTheSeamKnowsAnSdk() throws Exception {
+    for (Class<?> c : ABOVE_THE_SEAM) {
+      String resource = c.getName().replace('.', '/') + ".class";
+      byte[] bytes;
+      try (java.io.InputStream in = c.getClassLoader().getResourceAsStream(resource)) {
+        bytes = in.readAllBytes();
+      }
+      String constants = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertFalse(constants.contains("com/amazonaws/"), c.getSimpleName() + " refers to AWS SDK v1");
+      assertFalse(constants.contains("software/amazon/awssdk/"), c.getSimpleName() + " refers to AWS SDK v2");
+    }
+  }
+}

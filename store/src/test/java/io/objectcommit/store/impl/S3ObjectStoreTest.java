@@ -1,0 +1,402 @@
+package io.objectcommit.store.impl;
+
+import io.objectcommit.store.impl.client.EncryptionSettings;
+
+import io.objectcommit.store.impl.v1.V1Calls;
+import static io.objectcommit.store.impl.FakeS3.fail;
+import static io.objectcommit.store.impl.FakeS3.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.SdkClientException;
+import com.amazonaws.services.s3.model.CompleteMultipartUploadRequest;
+import com.amazonaws.services.s3.model.CompleteMultipartUploadResult;
+import com.amazonaws.services.s3.model.DeleteObjectsRequest;
+import com.amazonaws.services.s3.model.DeleteObjectsResult;
+import com.amazonaws.services.s3.model.HeadBucketResult;
+import com.amazonaws.services.s3.model.InitiateMultipartUploadResult;
+import com.amazonaws.services.s3.model.MultiObjectDeleteException;
+import com.amazonaws.services.s3.model.ObjectMetadata;
+import com.amazonaws.services.s3.model.PutObjectRequest;
+import com.amazonaws.services.s3.model.PutObjectResult;
+import com.amazonaws.services.s3.model.UploadPartRequest;
+import com.amazonaws.services.s3.model.UploadPartResult;
+import io.objectcommit.store.ConditionalWritesUnsupportedException;
+import io.objectcommit.store.ObjectChangedException;
+import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.StoreCapabilities;
+import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.statistics.StoreStatisticNames;
+import io.objectcommit.store.statistics.StoreStatistics;
+import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.nio.file.AccessDeniedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.PathIOException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The store's retry, error and conditional-write logic against a scripted S3 client (no network). */
+class S3ObjectStoreTest {
+
+  private static final String WHERE = "bucket 'test-bucket' at endpoint http://fake.invalid:1 (region us-east-1)";
+  private static final int MIB = 1024 * 1024;
+
+  private final FakeS3 s3 = new FakeS3();
+  private final List<Long> sleeps = new ArrayList<>();
+
+  @BeforeEach
+  void forgetProbes() {
+    ConditionalWrites.resetProbes();
+  }
+
+  private S3ObjectStore store(StoreOptions.ConditionalWritesMode mode) {
+    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB, mode,
+        ".objectcommit/probe/");
+    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { }, sleeps::add);
+  }
+
+  private S3ObjectStore store() {
+    return store(StoreOptions.ConditionalWritesMode.ASSUME);
+  }
+
+  private static PutObjectResult putResult(String etag) {
+    PutObjectResult r = new PutObjectResult();
+    r.setETag(etag);
+    return r;
+  }
+
+  private static ObjectMetadata metadata(String etag, String writeId) {
+    ObjectMetadata md = new ObjectMetadata();
+    md.setHeader("ETag", etag);
+    md.setContentLength(3);
+    if (writeId != null) {
+      md.addUserMetadata(S3Calls.WRITE_ID, writeId);
+    }
+    return md;
+  }
+
+  private String writeIdOfPut(int index) {
+    return s3.requests("putObject", PutObjectRequest.class).get(index).getMetadata()
+        .getUserMetaDataOf(S3Calls.WRITE_ID);
+  }
+
+  @Test
+  void throttlingIsRetriedWithCappedBackoffAndCounted() throws Exception {
+    s3.on("putObject", fail(503, "SlowDown"), fail(503, "SlowDown"), value(putResult("e1")));
+    S3ObjectStore store = store();
+    ObjectInfo info = store.put("k", Payload.of(new byte[] {1, 2, 3}), WriteCondition.none());
+    assertEquals("e1", info.etag());
+    assertEquals(3, info.size());
+    assertEquals(3, s3.count("putObject"));
+    assertEquals(2, sleeps.size());
+    assertTrue(sleeps.get(0) <= 100 && sleeps.get(1) <= 200, "full jitter under the cap: " + sleeps);
+    StoreStatistics.Snapshot.OpValues put = store.statistics().snapshot().get(StoreStatisticNames.OP_PUT);
+    assertEquals(3, put.count);
+    assertEquals(2, put.failures);
+    assertEquals(2, put.retries);
+    assertEquals(3, put.bytes);
+  }
+
+  @Test
+  void refusedCredentialsFailAtOnceNamingBucketAndEndpoint() {
+    s3.on("putObject", fail(403, "InvalidAccessKeyId"));
+    AccessDeniedException e = assertThrows(AccessDeniedException.class,
+        () -> store().put("k", Payload.of(new byte[1]), WriteCondition.none()));
+    assertEquals(1, s3.count("putObject"));
+    assertTrue(sleeps.isEmpty());
+    assertTrue(e.getMessage().contains("test-bucket") && e.getMessage().contains("http://fake.invalid:1"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("fs.s3a.access.key"), e.getMessage());
+  }
+
+  @Test
+  void serverErrorsAreRetriedUpToTheLimit() {
+    s3.on("putObject", fail(500, "InternalError"));
+    S3ObjectStore store = store();
+    PathIOException e = assertThrows(PathIOException.class,
+        () -> store.put("k", Payload.of(new byte[1]), WriteCondition.none()));
+    assertEquals(4, s3.count("putObject"), "first attempt and 3 retries");
+    assertTrue(e.getMessage().contains("after 4 attempts"), e.getMessage());
+    assertEquals(3, store.statistics().snapshot().get(StoreStatisticNames.OP_PUT).retries);
+    assertEquals(4, store.statistics().snapshot().get(StoreStatisticNames.OP_PUT).failures);
+  }
+
+  @Test
+  void unreachableEndpointFailsAfterTheConnectLimit() {
+    s3.on("getObjectMetadata", fail(new SdkClientException("connect", new ConnectException("Connection refused"))));
+    PathIOException e = assertThrows(PathIOException.class, () -> store().head("k"));
+    assertEquals(3, s3.count("getObjectMetadata"), "first attempt and 2 connect retries");
+    assertTrue(e.getMessage().contains("cannot connect") && e.getMessage().contains("test-bucket"), e.getMessage());
+  }
+
+  @Test
+  void otherClientErrorsAreNotRetried() {
+    s3.on("putObject", fail(400, "InvalidArgument"));
+    assertThrows(PathIOException.class, () -> store().put("k", Payload.of(new byte[1]), WriteCondition.none()));
+    assertEquals(1, s3.count("putObject"));
+  }
+
+  @Test
+  void exclusiveCreateSendsIfNoneMatchAndARefusalIsFileAlreadyExists() {
+    s3.on("putObject", fail(412, "PreconditionFailed"));
+    FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
+        () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    assertTrue(e.getMessage().contains("s3://test-bucket/dir/k"), e.getMessage());
+    assertEquals("*", s3.requests("putObject", PutObjectRequest.class).get(0).getCustomRequestHeaders()
+        .get("If-None-Match"));
+    assertEquals(0, s3.count("getObjectMetadata"), "a refusal on the first attempt needs no HEAD");
+  }
+
+  @Test
+  void aRetriedExclusiveCreateThatMeetsItsOwnWriteSucceeds() throws Exception {
+    s3.on("putObject", fail(500, "InternalError"), fail(412, "PreconditionFailed"));
+    s3.on("getObjectMetadata", args -> metadata("\"e-own\"", writeIdOfPut(0)));
+    ObjectInfo info = store().createExclusive("k", Payload.of(new byte[] {1, 2, 3}));
+    assertEquals("e-own", info.etag());
+    assertEquals(writeIdOfPut(0), writeIdOfPut(1), "retries carry the same write id");
+  }
+
+  @Test
+  void aRetriedExclusiveCreateThatMeetsAnotherWriterFails() {
+    s3.on("putObject", fail(500, "InternalError"), fail(412, "PreconditionFailed"));
+    s3.on("getObjectMetadata", value(metadata("\"e-other\"", "someone-else")));
+    assertThrows(FileAlreadyExistsException.class, () -> store().createExclusive("k", Payload.of(new byte[1])));
+  }
+
+  @Test
+  void compareAndSwapWithAStaleEtagIsObjectChanged() {
+    s3.on("putObject", fail(412, "PreconditionFailed"));
+    ObjectChangedException e = assertThrows(ObjectChangedException.class,
+        () -> store().replaceIfMatch("k", Payload.of(new byte[1]), "\"stale\""));
+    assertEquals("stale", e.expectedEtag());
+    assertEquals("\"stale\"", s3.requests("putObject", PutObjectRequest.class).get(0).getCustomRequestHeaders()
+        .get("If-Match"));
+  }
+
+  @Test
+  void compareAndSwapOfAVanishedObjectIsFileNotFound() {
+    s3.on("putObject", fail(404, "NoSuchKey"));
+    assertThrows(FileNotFoundException.class, () -> store().replaceIfMatch("k", Payload.of(new byte[1]), "e"));
+  }
+
+  @Test
+  void compareAndSwapInAMissingBucketSaysSo() {
+    s3.on("putObject", fail(404, "NoSuchBucket"));
+    FileNotFoundException e = assertThrows(FileNotFoundException.class,
+        () -> store().replaceIfMatch("k", Payload.of(new byte[1]), "e"));
+    assertTrue(e.getMessage().contains("no such bucket"), e.getMessage());
+  }
+
+  @Test
+  void headOfAMissingObjectIsEmptyAndTheBucketIsCheckedOnce() throws Exception {
+    s3.on("getObjectMetadata", fail(404, "404 Not Found"));
+    s3.on("headBucket", value(new HeadBucketResult()));
+    S3ObjectStore store = store();
+    assertTrue(store.head("a").isEmpty());
+    assertTrue(store.head("b").isEmpty());
+    assertEquals(1, s3.count("headBucket"));
+  }
+
+  @Test
+  void headInAMissingBucketIsAnError() {
+    s3.on("getObjectMetadata", fail(404, "404 Not Found"));
+    s3.on("headBucket", fail(404, "404 Not Found"));
+    FileNotFoundException e = assertThrows(FileNotFoundException.class, () -> store().head("a"));
+    assertTrue(e.getMessage().contains("no such bucket") && e.getMessage().contains("http://fake.invalid:1"),
+        e.getMessage());
+  }
+
+  @Test
+  void batchDeleteSendsAThousandKeysPerRequest() throws Exception {
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
+    List<String> keys = IntStream.range(0, 2500).mapToObj(i -> "k" + i).collect(Collectors.toList());
+    assertEquals(2500, store().deleteBatch(keys));
+    List<Integer> sizes = s3.requests("deleteObjects", DeleteObjectsRequest.class).stream()
+        .map(r -> r.getKeys().size()).collect(Collectors.toList());
+    assertEquals(List.of(1000, 1000, 500), sizes);
+  }
+
+  @Test
+  void batchDeleteNamesRefusedKeysAndStops() {
+    MultiObjectDeleteException.DeleteError err = new MultiObjectDeleteException.DeleteError();
+    err.setKey("k7");
+    err.setCode("AccessDenied");
+    s3.on("deleteObjects", fail(new MultiObjectDeleteException(List.of(err), List.of())));
+    List<String> keys = IntStream.range(0, 1500).mapToObj(i -> "k" + i).collect(Collectors.toList());
+    PathIOException e = assertThrows(PathIOException.class, () -> store().deleteBatch(keys));
+    assertTrue(e.getMessage().contains("k7 (AccessDenied)"), e.getMessage());
+    assertEquals(1, s3.count("deleteObjects"), "no later batch after a refusal");
+  }
+
+  private void scriptMultipart() {
+    InitiateMultipartUploadResult init = new InitiateMultipartUploadResult();
+    init.setUploadId("u1");
+    s3.on("initiateMultipartUpload", value(init));
+    s3.on("uploadPart", args -> {
+      UploadPartRequest r = (UploadPartRequest) args[0];
+      UploadPartResult res = new UploadPartResult();
+      res.setPartNumber(r.getPartNumber());
+      res.setETag(String.format("%032x", r.getPartNumber()));
+      return res;
+    });
+    CompleteMultipartUploadResult done = new CompleteMultipartUploadResult();
+    done.setETag("\"mp-etag\"");
+    s3.on("completeMultipartUpload", value(done));
+  }
+
+  @Test
+  void largePayloadsGoMultipartInPartsOfTheConfiguredSize() throws Exception {
+    scriptMultipart();
+    ObjectInfo info = store().put("big", Payload.of(new byte[11 * MIB]), WriteCondition.ifAbsent());
+    assertEquals("mp-etag", info.etag());
+    assertEquals(11 * MIB, info.size());
+    List<Long> parts = s3.requests("uploadPart", UploadPartRequest.class).stream().map(UploadPartRequest::getPartSize)
+        .collect(Collectors.toList());
+    assertEquals(List.of(5L * MIB, 5L * MIB, 1L * MIB), parts);
+    CompleteMultipartUploadRequest c = s3.requests("completeMultipartUpload", CompleteMultipartUploadRequest.class)
+        .get(0);
+    assertEquals("*", c.getCustomRequestHeaders().get("If-None-Match"));
+    assertEquals(0, s3.count("putObject"));
+  }
+
+  @Test
+  void aStreamOfUnknownLengthIsUploadedOnePartAtATime() throws Exception {
+    scriptMultipart();
+    store().put("s", Payload.of(new ByteArrayInputStream(new byte[12 * MIB]), -1), WriteCondition.none());
+    List<Long> parts = s3.requests("uploadPart", UploadPartRequest.class).stream().map(UploadPartRequest::getPartSize)
+        .collect(Collectors.toList());
+    assertEquals(List.of(5L * MIB, 5L * MIB, 2L * MIB), parts);
+  }
+
+  @Test
+  void aShortStreamIsOneRepeatablePut() throws Exception {
+    s3.on("putObject", fail(500, "InternalError"), value(putResult("e")));
+    store().put("s", Payload.of(new ByteArrayInputStream(new byte[1000]), -1), WriteCondition.none());
+    assertEquals(2, s3.count("putObject"), "retried: the stream was buffered");
+    assertEquals(0, s3.count("initiateMultipartUpload"));
+  }
+
+  @Test
+  void aFailedPartAbortsTheUpload() {
+    scriptMultipart();
+    s3.on("uploadPart", fail(403, "AccessDenied"));
+    s3.on("abortMultipartUpload", value(null));
+    assertThrows(AccessDeniedException.class,
+        () -> store().put("big", Payload.of(new byte[6 * MIB]), WriteCondition.none()));
+    assertEquals(1, s3.count("abortMultipartUpload"));
+    assertEquals(0, s3.count("completeMultipartUpload"));
+  }
+
+  @Test
+  void aRetriedCompletionThatFindsTheUploadDoneByItselfSucceeds() throws Exception {
+    List<UploadedPart> parts = List.of(new UploadedPart(1, String.format("%032x", 1), 5 * MIB),
+        new UploadedPart(2, String.format("%032x", 2), 10));
+    s3.on("completeMultipartUpload", fail(500, "InternalError"), fail(404, "NoSuchUpload"));
+    s3.on("getObjectMetadata", value(metadata("\"" + MultipartEtag.of(parts) + "\"", null)));
+    ObjectInfo info = store().completeMultipartUpload(new io.objectcommit.store.MultipartUpload("k", "u1", 0), parts,
+        WriteCondition.ifAbsent());
+    assertEquals(MultipartEtag.of(parts), info.etag());
+  }
+
+  @Test
+  void aCompletionRefusedOnTheFirstAttemptLeavesTheUploadToTheCaller() {
+    s3.on("completeMultipartUpload", fail(412, "PreconditionFailed"));
+    assertThrows(FileAlreadyExistsException.class, () -> store().completeMultipartUpload(
+        new io.objectcommit.store.MultipartUpload("k", "u1", 0), List.of(new UploadedPart(1, "e", 1)),
+        WriteCondition.ifAbsent()));
+    assertEquals(0, s3.count("abortMultipartUpload"));
+  }
+
+  @Test
+  void emulatedExclusiveCreateChecksWithHeadAndWritesUnconditionally() throws Exception {
+    s3.on("getObjectMetadata", value(metadata("\"e\"", null)));
+    S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.EMULATE);
+    assertThrows(FileAlreadyExistsException.class, () -> store.createExclusive("k", Payload.of(new byte[1])));
+    assertEquals(0, s3.count("putObject"));
+
+    s3.replace("getObjectMetadata", fail(404, "404 Not Found"));
+    s3.on("headBucket", value(new HeadBucketResult()));
+    s3.on("putObject", value(putResult("e2")));
+    store.createExclusive("k2", Payload.of(new byte[1]));
+    assertNull(s3.requests("putObject", PutObjectRequest.class).get(0).getCustomRequestHeaders(),
+        "no If-None-Match header in emulation");
+    assertEquals(StoreCapabilities.ConditionalWrites.EMULATED, store.capabilities().conditionalWrites());
+  }
+
+  @Test
+  void detectionRefusesAStoreThatIgnoresConditionalWritesAndRemembersIt() {
+    s3.on("putObject", value(putResult("e")));
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
+    S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
+    ConditionalWritesUnsupportedException e = assertThrows(ConditionalWritesUnsupportedException.class,
+        () -> store.createExclusive("k", Payload.of(new byte[1])));
+    assertTrue(e.getMessage().contains("http://fake.invalid:1"), e.getMessage());
+    assertTrue(e.getMessage().contains("fs.objectcommit.conditional-writes=emulate"), e.getMessage());
+    assertEquals(2, s3.count("putObject"), "two probe PUTs, and not the write itself");
+    assertEquals(1, s3.count("deleteObjects"), "the probe object is removed");
+    assertThrows(ConditionalWritesUnsupportedException.class,
+        () -> store(StoreOptions.ConditionalWritesMode.DETECT).createExclusive("k", Payload.of(new byte[1])));
+    assertEquals(2, s3.count("putObject"), "probed once per bucket and endpoint");
+  }
+
+  @Test
+  void detectionVerifiesAConformingStoreOnce() throws Exception {
+    s3.on("putObject", value(putResult("p1")), fail(412, "PreconditionFailed"), value(putResult("real")));
+    s3.on("getObject", ConditionalWritesProbeTest.checkObjectUnchanged());
+    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
+    S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
+    assertEquals("real", store.createExclusive("k", Payload.of(new byte[1])).etag());
+    assertEquals(StoreCapabilities.ConditionalWrites.VERIFIED, store.capabilities().conditionalWrites());
+    assertEquals(3, s3.count("putObject"));
+    assertEquals(1, s3.count("getObject"), "the check's one GET");
+    assertFalse(s3.requests("putObject", PutObjectRequest.class).get(0).getKey().equals("k"));
+  }
+
+  @Test
+  void anInterruptDuringBackoffStopsTheRetries() {
+    s3.on("putObject", fail(503, "SlowDown"));
+    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB,
+        StoreOptions.ConditionalWritesMode.ASSUME, "p/");
+    S3ObjectStore store = new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { },
+        ms -> {
+          throw new InterruptedException();
+        });
+    assertThrows(InterruptedIOException.class, () -> store.put("k", Payload.of(new byte[1]), WriteCondition.none()));
+    assertEquals(1, s3.count("putObject"));
+    assertTrue(Thread.interrupted(), "the interrupt is kept");
+  }
+
+  @Test
+  void statisticsAreExposedAsHadoopIoStatistics() throws Exception {
+    s3.on("putObject", fail(503, "SlowDown"), value(putResult("e")));
+    S3ObjectStore store = store();
+    store.put("k", Payload.of(new byte[5]), WriteCondition.none());
+    var io = store.getIOStatistics();
+    assertEquals(2L, io.counters().get("op_put"));
+    assertEquals(1L, io.counters().get("op_put.failures"));
+    assertEquals(1L, io.counters().get("op_put.retries"));
+    assertEquals(5L, io.counters().get("op_put.bytes"));
+    assertTrue(io.maximums().containsKey("op_put.max"));
+    assertEquals(2L, io.meanStatistics().get("op_put.mean").getSamples());
+  }
+
+  @Test
+  void aClosedStoreRefusesWork() throws Exception {
+    S3ObjectStore store = store();
+    store.close();
+    store.close();
+    assertThrows(java.io.IOException.class, () -> store.head("k"));
+  }
+}

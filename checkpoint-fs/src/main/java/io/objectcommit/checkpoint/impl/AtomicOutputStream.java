@@ -2,9 +2,12 @@ package io.objectcommit.checkpoint.impl;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Locale;
+import org.apache.hadoop.fs.Abortable;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,12 +15,17 @@ import org.slf4j.LoggerFactory;
  * The output stream of both backends: its bytes go to a {@link Staging} and become visible under the file's path
  * only when {@link #close()} hands them to the file's {@link Publication}, whole and at once. The stream knows
  * these two and nothing else: the backend built both, with everything publishing needs, when it created the
- * stream. {@link #cancel()}, a failed write or a failed publication leaves nothing visible. {@code close()} is
+ * stream. {@link #abort()}, a failed write or a failed publication leaves nothing visible. {@code close()} is
  * idempotent.
+ *
+ * <p>Hadoop's {@link Abortable} (3.3.1+) is the one way to abandon a stream: {@code FSDataOutputStream.abort()}
+ * passes it on to this stream, and {@link #hasCapability} answers {@link StreamCapabilities#ABORTABLE_STREAM}, which
+ * is what callers probe first (Spark's {@code AbortableStreamBasedCheckpointFileManager}, {@link CheckpointFiles}).
+ * hflush and hsync are not supported: the file appears only when the stream is closed.
  *
  * @param <T> the form in which the staging hands the bytes to the publication
  */
-final class AtomicOutputStream<T> extends OutputStream implements Backend.Cancellable {
+final class AtomicOutputStream<T> extends OutputStream implements Abortable, StreamCapabilities {
 
   private static final Logger LOG = LoggerFactory.getLogger(AtomicOutputStream.class);
 
@@ -40,7 +48,7 @@ final class AtomicOutputStream<T> extends OutputStream implements Backend.Cancel
 
   private void checkOpen() throws IOException {
     if (closed) {
-      throw new PathIOException(path.toString(), "write after the stream was closed or cancelled");
+      throw new PathIOException(path.toString(), "write after the stream was closed or aborted");
     }
   }
 
@@ -94,12 +102,51 @@ final class AtomicOutputStream<T> extends OutputStream implements Backend.Cancel
     }
   }
 
+  /**
+   * Abandons the file: nothing is published, now or at a later {@code close()} (which does nothing). The staging is
+   * freed; if that fails, the failure is in the result (and logged): nothing is visible all the same.
+   */
   @Override
-  public synchronized void cancel() throws IOException {
-    if (!closed) {
-      closed = true;
+  public synchronized AbortableResult abort() {
+    if (closed) {
+      return new Result(true, null);
+    }
+    closed = true;
+    IOException cleanup = null;
+    try {
       staging.discard();
-      LOG.debug("{}: cancelled, nothing published", path);
+    } catch (IOException e) {
+      cleanup = e;
+      LOG.warn("{}: aborted, nothing published; its local staging could not be freed: {}", path, e.toString());
+      LOG.debug("staging discard failure", e);
+    }
+    LOG.debug("{}: aborted, nothing published", path);
+    return new Result(false, cleanup);
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    return StreamCapabilities.ABORTABLE_STREAM.equals(capability.toLowerCase(Locale.ENGLISH));
+  }
+
+  /** What {@link #abort()} found and left. */
+  private static final class Result implements AbortableResult {
+    private final boolean alreadyClosed;
+    private final IOException cleanup;
+
+    Result(boolean alreadyClosed, IOException cleanup) {
+      this.alreadyClosed = alreadyClosed;
+      this.cleanup = cleanup;
+    }
+
+    @Override
+    public boolean alreadyClosed() {
+      return alreadyClosed;
+    }
+
+    @Override
+    public IOException anyCleanupException() {
+      return cleanup;
     }
   }
 

@@ -2,16 +2,21 @@ package io.objectcommit.checkpoint.impl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.fs.Abortable;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +28,7 @@ class AtomicOutputStreamTest {
   private static final Path PATH = new Path("ckpt://b/q/offsets/3");
 
   /** A staging in memory that records what is asked of it. */
-  static final class RecordingStaging implements Staging<byte[]> {
+  static class RecordingStaging implements Staging<byte[]> {
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int handedOver;
     int discarded;
@@ -44,7 +49,7 @@ class AtomicOutputStreamTest {
     }
 
     @Override
-    public void discard() {
+    public void discard() throws IOException {
       discarded++;
     }
   }
@@ -111,14 +116,52 @@ class AtomicOutputStreamTest {
   }
 
   @Test
-  void cancelPublishesNothingAndFreesTheStaging() throws Exception {
+  void abortPublishesNothingFreesTheStagingAndMakesCloseDoNothing() throws Exception {
     FSDataOutputStream out = stream();
     out.write(new byte[] {'a', 'b'});
-    ((Backend.Cancellable) out.getWrappedStream()).cancel();
+    Abortable.AbortableResult result = out.abort();
+    assertFalse(result.alreadyClosed());
+    assertNull(result.anyCleanupException());
     out.close();
     assertEquals(0, publication.published.size());
     assertEquals(0, staging.handedOver);
     assertEquals(1, staging.discarded);
-    assertThrows(IOException.class, () -> out.write('c'), "no write after cancel");
+    assertThrows(IOException.class, () -> out.write('c'), "no write after abort");
+    assertTrue(out.abort().alreadyClosed(), "a second abort finds it closed");
+    assertEquals(1, staging.discarded);
+  }
+
+  @Test
+  void abortAfterCloseChangesNothing() throws Exception {
+    FSDataOutputStream out = stream();
+    out.write('a');
+    out.close();
+    assertTrue(out.abort().alreadyClosed());
+    assertEquals(1, publication.published.size(), "the published file stays");
+  }
+
+  @Test
+  void aStagingThatCannotBeFreedIsInTheAbortResult() throws Exception {
+    IOException cannotDelete = new IOException("cannot delete /tmp/ckpt-1.buf");
+    FSDataOutputStream out = AtomicOutputStream.open(PATH, new RecordingStaging() {
+      @Override
+      public void discard() throws IOException {
+        throw cannotDelete;
+      }
+    }, publication);
+    Abortable.AbortableResult result = out.abort();
+    assertFalse(result.alreadyClosed());
+    assertSame(cannotDelete, result.anyCleanupException());
+    assertEquals(0, publication.published.size());
+  }
+
+  @Test
+  void theStreamAndItsWrapperSayTheyAreAbortableAndNothingElse() {
+    FSDataOutputStream out = stream();
+    assertTrue(out.hasCapability(StreamCapabilities.ABORTABLE_STREAM));
+    assertTrue(out.hasCapability("FS.CAPABILITY.OUTPUTSTREAM.ABORTABLE"), "capabilities are case-insensitive");
+    assertFalse(out.hasCapability(StreamCapabilities.HFLUSH));
+    assertFalse(out.hasCapability(StreamCapabilities.HSYNC));
+    assertTrue(out.getWrappedStream() instanceof Abortable, "FSDataOutputStream.abort() passes it on");
   }
 }

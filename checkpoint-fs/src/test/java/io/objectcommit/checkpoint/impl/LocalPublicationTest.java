@@ -76,4 +76,13 @@ class LocalPublicationTest {
     assertEquals("second", Files.readString(root.resolve("q/metadata")));
     assertEquals(List.of("metadata"), names("q"));
   }
+
+  @Test
+  void anAbortedStreamLeavesNoFileAndNoTemporaryFile() throws Exception {
+    FSDataOutputStream out = backend().create(p("q/commits/2"), false, true);
+    out.write("never".getBytes(StandardCharsets.UTF_8));
+    assertFalse(out.abort().alreadyClosed());
+    out.close();
+    assertEquals(List.of(), names("q/commits"));
+  }
 }

@@ -2,6 +2,8 @@ package io.objectcommit.checkpoint.impl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,5 +155,36 @@ class ManifestPublicationTest {
     assertEquals(1, used.of(S3Operation.DELETE), used.toString());
     assertEquals("second", read(file));
     assertEquals(1, dataObjects().size());
+  }
+
+  /** Abort before close: no request at all, no object, no entry; the close that follows does nothing. */
+  @Test
+  void anAbortedStreamSendsNothingAndLeavesNothing() throws Exception {
+    Path file = new Path(DIR, "3");
+    InMemoryRequestCounts before = store.counts();
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "never");
+    assertFalse(out.abort().alreadyClosed());
+    out.close();
+    InMemoryRequestCounts used = store.counts().minus(before);
+    assertEquals(0, used.total(), "no PUT, nothing at all: " + used);
+    assertTrue(dataObjects().isEmpty());
+    assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
+  }
+
+  /** An aborted stream whose bytes had spilled to a local file removes that file too. */
+  @Test
+  void anAbortedStreamRemovesItsSpillFile() throws Exception {
+    InMemoryRequestCounts before = store.counts();
+    FSDataOutputStream out = backend.create(new Path(DIR, "4"), false, true);
+    out.write(new byte[5000]);
+    try (java.util.stream.Stream<java.nio.file.Path> spilled = java.nio.file.Files.list(buffers)) {
+      assertEquals(1, spilled.count(), "the buffer spilled to a file");
+    }
+    assertNull(out.abort().anyCleanupException());
+    try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(buffers)) {
+      assertEquals(0, left.count());
+    }
+    assertEquals(0, store.counts().minus(before).total());
   }
 }

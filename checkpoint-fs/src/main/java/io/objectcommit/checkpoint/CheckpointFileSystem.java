@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * {@code s3}, where the authority is a bucket and the namespace lives in manifests changed only by conditional
  * writes (no LIST, no COPY); or {@code local}, where the authority maps to an EFS/NFS mount. On both, a file
  * appears whole and at once when its stream is closed, and {@code create(path, false)} is an atomic exclusive
- * create.
+ * create. A stream can be abandoned with Hadoop's {@code Abortable} ({@code FSDataOutputStream.abort()}, path
+ * and stream capability {@code fs.capability.outputstream.abortable}): nothing of it becomes visible.
  */
 public class CheckpointFileSystem extends FileSystem implements IOStatisticsSource {
 
@@ -192,6 +193,8 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
       case CommonPathCapabilities.FS_CONCAT:
       case CommonPathCapabilities.FS_CHECKSUMS:
         return false;
+      case CommonPathCapabilities.ABORTABLE_STREAM:
+        return true; // both backends' streams: see Backend.create
       default:
         return super.hasPathCapability(path, capability);
     }

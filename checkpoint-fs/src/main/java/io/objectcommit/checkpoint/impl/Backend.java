@@ -23,7 +23,8 @@ public interface Backend extends Closeable {
   /**
    * A stream whose bytes become visible under {@code path} only when it is closed, whole and at once; with
    * {@code overwrite} false, the close fails with {@code FileAlreadyExistsException} if a file appeared meanwhile.
-   * The wrapped stream implements {@link Cancellable}: cancelling leaves nothing visible.
+   * The stream is {@link org.apache.hadoop.fs.Abortable} ({@code FSDataOutputStream.abort()}; it answers
+   * {@code fs.capability.outputstream.abortable}): aborting leaves nothing visible, and a later close does nothing.
    *
    * @param createParent whether missing parent directories are created (false: {@code createNonRecursive})
    */
@@ -42,9 +43,4 @@ public interface Backend extends Closeable {
 
   /** The backend and where it keeps data, for messages. */
   String describe();
-
-  /** An output stream that can be abandoned: nothing of it becomes visible. */
-  interface Cancellable {
-    void cancel() throws IOException;
-  }
 }

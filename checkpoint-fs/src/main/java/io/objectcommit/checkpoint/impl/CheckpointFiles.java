@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@code createAtomic} is the FileSystem's own create, which on {@code ckpt://} is atomic (the file appears
  * whole when the stream is closed; with {@code overwrite=false} the close fails with
- * {@code FileAlreadyExistsException} if the file exists); {@link #cancel} leaves nothing visible. On other file
- * systems it is their create (atomic only where theirs is).
+ * {@code FileAlreadyExistsException} if the file exists); {@link #cancel} aborts it ({@code Abortable}) and
+ * leaves nothing visible. On other file systems it is their create (atomic only where theirs is), and cancel
+ * aborts their stream where it is abortable (S3A's), else closes it.
  *
  * <p>Spark's callers catch the checked exceptions of the Hadoop API ({@code FileNotFoundException} from
  * {@code open}, {@code FileAlreadyExistsException} from {@code createAtomic}) from a Scala trait that does not
@@ -45,13 +47,22 @@ public final class CheckpointFiles {
     return fs.create(path, overwriteIfPossible);
   }
 
-  /** Abandons a stream of {@link #createAtomic}: nothing becomes visible (on {@code ckpt://}). */
+  /**
+   * Abandons a stream of {@link #createAtomic}: aborts it when it says it can be aborted (on {@code ckpt://}:
+   * nothing becomes visible); otherwise closes it, the best that can be done.
+   *
+   * @throws IOException if the abort could not free what the stream held locally (nothing is visible all the
+   *     same), or the close failed
+   */
   public static void cancel(FSDataOutputStream out) throws IOException {
-    if (out.getWrappedStream() instanceof Backend.Cancellable) {
-      ((Backend.Cancellable) out.getWrappedStream()).cancel();
+    if (out.hasCapability(StreamCapabilities.ABORTABLE_STREAM)) {
+      IOException cleanup = out.abort().anyCleanupException();
+      if (cleanup != null) {
+        throw cleanup;
+      }
     } else {
-      LOG.debug("Cancelling a stream of a foreign file system: closing it");
-      out.close(); // not ours: the best we can do
+      LOG.debug("Cancelling a stream that cannot be aborted ({}): closing it", out);
+      out.close();
     }
   }
 

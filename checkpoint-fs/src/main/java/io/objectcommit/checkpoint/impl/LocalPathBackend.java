@@ -192,7 +192,8 @@ public final class LocalPathBackend implements Backend {
       }
       throw e;
     }
-    return new FSDataOutputStream(new LocalAtomicOutputStream(path, f, tmp, ch, overwrite, fsync), null);
+    return AtomicOutputStream.open(path, new LocalTempFile(tmp, ch, fsync),
+        new LocalPublication(path, f, overwrite, fsync));
   }
 
   static void syncDirectory(java.nio.file.Path dir) throws IOException {

@@ -255,42 +255,9 @@ public final class ManifestBackend implements Backend {
     }
     String dataKey = prefix + pathString(comps, comps.size()).substring(1) + "~"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-    ManifestOutputStream out = new ManifestOutputStream(this, path, parentId, parentPath, name, dataKey, overwrite,
-        buffers.newBuffer());
-    return new FSDataOutputStream(out, null);
-  }
-
-  /** Publishes a written file: the data object exists; one conditional write of the parent's manifest. */
-  void publish(Path path, String parentId, String parentPath, String name, String dataKey, long size,
-      boolean overwrite) throws IOException {
-    Entry replaced;
-    try {
-      replaced = manifests.update(parentId, parentPath, m -> {
-        Entry cur = m.entries.get(name);
-        if (cur != null && (cur.isDir() || !overwrite)) {
-          throw new FileAlreadyExistsException(path + (cur.isDir() ? " is a directory" : " already exists"));
-        }
-        m.entries.put(name, Entry.file(dataKey, size, System.currentTimeMillis()));
-        return cur;
-      });
-    } catch (IOException | RuntimeException e) {
-      deleteQuietlyLogged(dataKey, "unpublished data of " + path);
-      throw e;
-    }
-    if (replaced != null) {
-      deleteQuietlyLogged(replaced.data, "replaced data of " + path);
-    }
-  }
-
-  /** Deletes garbage; a failure is logged (the object is then collected by {@code gc}), never hidden. */
-  void deleteQuietlyLogged(String key, String what) {
-    try {
-      store.delete(key);
-    } catch (IOException e) {
-      LOG.warn("Could not delete {} ({}); the checkpoint tool's gc removes it: {}", store.pathOf(key), what,
-          e.toString());
-      LOG.debug("delete failure", e);
-    }
+    ManifestPublication publication = new ManifestPublication(store, manifests, path, parentId, parentPath, name,
+        dataKey, overwrite);
+    return AtomicOutputStream.open(path, buffers.newBuffer(), publication);
   }
 
   @Override
@@ -352,7 +319,7 @@ public final class ManifestBackend implements Backend {
   /** Removes what an unlinked entry referenced: its data object, or a directory's subtree. */
   private void cleanUp(Entry removed, String path) throws IOException {
     if (!removed.isDir()) {
-      deleteQuietlyLogged(removed.data, "deleted " + path);
+      Garbage.delete(store, removed.data, "deleted " + path);
       return;
     }
     List<String> keys = new ArrayList<>();

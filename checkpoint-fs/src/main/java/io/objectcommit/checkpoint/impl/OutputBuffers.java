@@ -23,7 +23,7 @@ public final class OutputBuffers {
   }
 
   /** One file's bytes while it is written. */
-  public final class Buffer extends OutputStream {
+  public final class Buffer extends OutputStream implements Staging<Payload> {
     private ByteArrayOutputStream memory = new ByteArrayOutputStream();
     private Path file;
     private OutputStream fileOut;
@@ -60,7 +60,8 @@ public final class OutputBuffers {
     }
 
     /** The bytes written, after the last write. */
-    public Payload payload() throws IOException {
+    @Override
+    public Payload written() throws IOException {
       if (memory != null) {
         return Payload.of(memory.toByteArray());
       }
@@ -69,6 +70,7 @@ public final class OutputBuffers {
     }
 
     /** Frees the buffer; idempotent. */
+    @Override
     public void discard() throws IOException {
       memory = null;
       if (fileOut != null) {

@@ -76,6 +76,42 @@ public final class ObjectCommitCheckpoints {
     };
   }
 
+  /** Spark's own manager for file systems with abortable streams (spark-hadoop-cloud). */
+  public static final String SPARK_ABORTABLE_MANAGER =
+      "org.apache.spark.internal.io.cloud.AbortableStreamBasedCheckpointFileManager";
+
+  /**
+   * {@code ckpt://<bucket>/...} on the S3 manifest backend with Spark's
+   * {@code AbortableStreamBasedCheckpointFileManager} (FileContext-based: it writes each checkpoint file directly to
+   * its final path and aborts the stream on cancel), which needs {@code fs.AbstractFileSystem.ckpt.impl} and the
+   * abortable-stream path capability.
+   */
+  public static CheckpointContender s3WithSparkAbortableManager() {
+    return new CheckpointContender() {
+      @Override
+      public String name() {
+        return "ckpt:// S3 manifest backend, Spark's AbortableStreamBasedCheckpointFileManager";
+      }
+
+      @Override
+      public String location(ProxiedBucket bucket, String relative) {
+        return s3().location(bucket, relative);
+      }
+
+      @Override
+      public Map<String, String> sparkConf() {
+        Map<String, String> m = common();
+        m.put("spark.sql.streaming.checkpointFileManagerClass", SPARK_ABORTABLE_MANAGER);
+        return m;
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
+  }
+
   /** {@code ckpt://efs/...} on the local-path backend rooted at {@code root} (the EFS/NFS stand-in). */
   public static CheckpointContender local(Path root) {
     return new CheckpointContender() {

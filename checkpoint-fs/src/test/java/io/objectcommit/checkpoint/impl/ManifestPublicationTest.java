@@ -1,0 +1,190 @@
+package io.objectcommit.checkpoint.impl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.store.testing.FaultRule;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
+import io.objectcommit.testsupport.proxy.S3Operation;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The S3 backend's publication, through the streams {@link ManifestBackend#create} returns, on the in-memory store:
+ * the requests of each outcome exactly, and what is visible after it (docs/checkpoint-format.md, Operations).
+ */
+class ManifestPublicationTest {
+
+  private static final String PREFIX = "q/";
+  private static final Path DIR = new Path("ckpt://bucket/q/offsets");
+
+  @TempDir
+  java.nio.file.Path buffers;
+
+  /** A bucket of its own per test: the backend ensures a namespace's root once per JVM. */
+  private final InMemoryObjectStore store = InMemoryObjectStore.create("bucket-" + java.util.UUID.randomUUID());
+  private ManifestBackend backend;
+
+  @BeforeEach
+  void makeDirectory() throws IOException {
+    backend = newBackend();
+    backend.mkdirs(DIR);
+  }
+
+  private ManifestBackend newBackend() throws IOException {
+    return new ManifestBackend(store, PREFIX, 10_000, 0, 20, 3, new OutputBuffers(1024, buffers), "me");
+  }
+
+  private static void write(FSDataOutputStream out, String text) throws IOException {
+    out.write(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private String read(Path p) throws IOException {
+    try (FSDataInputStream in = backend.open(p, 4096)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Data objects under the namespace, not manifests. */
+  private List<String> dataObjects() {
+    return store.keys(PREFIX).stream().filter(k -> !k.contains(".ckpt/")).collect(Collectors.toList());
+  }
+
+  @Test
+  void aNewFileIsOneDataPutAndOneConditionalManifestPutAndNothingBefore() throws Exception {
+    Path file = new Path(DIR, "0");
+    InMemoryRequestCounts before = store.counts();
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "{\"batch\":0}");
+    assertEquals(0, store.counts().minus(before).total(), "creating and writing sends nothing");
+    assertTrue(dataObjects().isEmpty(), "no object before close");
+    out.close();
+    InMemoryRequestCounts used = store.counts().minus(before);
+    assertEquals(2, used.total(), used.toString());
+    assertEquals(2, used.succeeded(S3Operation.PUT), used.toString());
+    assertEquals(1, used.conditional(S3Operation.PUT), "the manifest's: " + used);
+    assertEquals("{\"batch\":0}", read(file));
+    assertEquals(1, dataObjects().size());
+  }
+
+  @Test
+  void aFileLargerThanTheMemoryBufferIsPublishedFromItsSpillFile() throws Exception {
+    Path file = new Path(DIR, "big");
+    byte[] data = new byte[5000];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) i;
+    }
+    try (FSDataOutputStream out = backend.create(file, false, true)) {
+      out.write(data);
+    }
+    try (FSDataInputStream in = backend.open(file, 4096)) {
+      assertArrayEquals(data, in.readAllBytes());
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(buffers)) {
+      assertEquals(0, left.count(), "the spill file is removed");
+    }
+  }
+
+  /**
+   * Two writers create one name exclusively (Spark's offset log when two queries share a checkpoint): the one that
+   * closes second is refused by the manifest's conditional write, reads it afresh, finds the name taken and fails;
+   * its data object is deleted and the winner's file is untouched.
+   */
+  @Test
+  void anExclusiveCreateThatLosesLeavesNothingAndReportsFileAlreadyExists() throws Exception {
+    Path file = new Path(DIR, "1");
+    ManifestBackend other = newBackend();
+    other.mkdirs(DIR);
+    FSDataOutputStream loser = backend.create(file, false, true);
+    write(loser, "loser");
+    FSDataOutputStream winner = other.create(file, false, true);
+    write(winner, "winner");
+    winner.close();
+    InMemoryRequestCounts before = store.counts();
+    assertThrows(FileAlreadyExistsException.class, loser::close);
+    InMemoryRequestCounts used = store.counts().minus(before);
+    // data PUT; manifest PUT refused (412); fresh GET; DELETE of the unpublished data object
+    assertEquals(4, used.total(), used.toString());
+    assertEquals(1, used.of(S3Operation.PUT, 412), used.toString());
+    assertEquals(1, used.of(S3Operation.GET), used.toString());
+    assertEquals(1, used.of(S3Operation.DELETE), used.toString());
+    assertEquals("winner", read(file));
+    assertEquals(1, dataObjects().size(), "only the winner's data object: " + dataObjects());
+  }
+
+  @Test
+  void aFailedManifestWriteLeavesNothingVisibleAndDeletesTheData() throws Exception {
+    Path file = new Path(DIR, "2");
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "lost");
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/"));
+    IOException e = assertThrows(IOException.class, out::close);
+    store.clearFaults();
+    assertTrue(e.getMessage().contains(".ckpt/dirs/"), e.getMessage());
+    assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
+    assertTrue(dataObjects().isEmpty(), "the unpublished data object is deleted: " + dataObjects());
+  }
+
+  @Test
+  void anOverwriteDeletesTheReplacedDataObject() throws Exception {
+    Path file = new Path(DIR, "metadata");
+    try (FSDataOutputStream out = backend.create(file, true, true)) {
+      write(out, "first");
+    }
+    InMemoryRequestCounts before = store.counts();
+    try (FSDataOutputStream out = backend.create(file, true, true)) {
+      write(out, "second");
+    }
+    InMemoryRequestCounts used = store.counts().minus(before);
+    assertEquals(3, used.total(), "data PUT, manifest PUT, DELETE of the old data: " + used);
+    assertEquals(1, used.of(S3Operation.DELETE), used.toString());
+    assertEquals("second", read(file));
+    assertEquals(1, dataObjects().size());
+  }
+
+  /** Abort before close: no request at all, no object, no entry; the close that follows does nothing. */
+  @Test
+  void anAbortedStreamSendsNothingAndLeavesNothing() throws Exception {
+    Path file = new Path(DIR, "3");
+    InMemoryRequestCounts before = store.counts();
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "never");
+    assertFalse(out.abort().alreadyClosed());
+    out.close();
+    InMemoryRequestCounts used = store.counts().minus(before);
+    assertEquals(0, used.total(), "no PUT, nothing at all: " + used);
+    assertTrue(dataObjects().isEmpty());
+    assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
+  }
+
+  /** An aborted stream whose bytes had spilled to a local file removes that file too. */
+  @Test
+  void anAbortedStreamRemovesItsSpillFile() throws Exception {
+    InMemoryRequestCounts before = store.counts();
+    FSDataOutputStream out = backend.create(new Path(DIR, "4"), false, true);
+    out.write(new byte[5000]);
+    try (java.util.stream.Stream<java.nio.file.Path> spilled = java.nio.file.Files.list(buffers)) {
+      assertEquals(1, spilled.count(), "the buffer spilled to a file");
+    }
+    assertNull(out.abort().anyCleanupException());
+    try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(buffers)) {
+      assertEquals(0, left.count());
+    }
+    assertEquals(0, store.counts().minus(before).total());
+  }
+}

@@ -16,8 +16,10 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -288,35 +290,56 @@ class SparkAbortableManagerIT {
     }
 
     static void mkdirs(Object fm, org.apache.hadoop.fs.Path path) throws Exception {
-      call(fm, "mkdirs", new Class<?>[] {org.apache.hadoop.fs.Path.class}, path);
+      call(fm, "mkdirs", MethodType.methodType(void.class, org.apache.hadoop.fs.Path.class), path);
     }
 
     static boolean exists(Object fm, org.apache.hadoop.fs.Path path) throws Exception {
-      return (Boolean) call(fm, "exists", new Class<?>[] {org.apache.hadoop.fs.Path.class}, path);
+      return (Boolean) call(fm, "exists", MethodType.methodType(boolean.class, org.apache.hadoop.fs.Path.class),
+          path);
     }
 
     /** Spark's {@code CancellableFSDataOutputStream}, an {@code FSDataOutputStream}. */
     static FSDataOutputStream createAtomic(Object fm, org.apache.hadoop.fs.Path path, boolean overwrite)
         throws Exception {
       return (FSDataOutputStream) call(fm, "createAtomic",
-          new Class<?>[] {org.apache.hadoop.fs.Path.class, boolean.class}, path, overwrite);
+          MethodType.methodType(cancellableStream(), org.apache.hadoop.fs.Path.class, boolean.class), path,
+          overwrite);
     }
 
     static void cancel(FSDataOutputStream out) throws Exception {
-      call(out, "cancel", new Class<?>[0]);
+      call(out, "cancel", MethodType.methodType(void.class));
     }
 
-    /** Calls a public method through the nearest public class that has it (implementations may be private). */
-    private static Object call(Object target, String name, Class<?>[] types, Object... args) throws Exception {
+    /** The stream type of the interface, in the package of this Spark line (Spark 4.1 moved it). */
+    private static Class<?> cancellableStream() throws ClassNotFoundException {
+      for (String pkg : new String[] {"org.apache.spark.sql.execution.streaming.checkpointing",
+          "org.apache.spark.sql.execution.streaming"}) {
+        try {
+          return Class.forName(pkg + ".CheckpointFileManager$CancellableFSDataOutputStream");
+        } catch (ClassNotFoundException e) {
+          // the other line's package
+        }
+      }
+      throw new ClassNotFoundException("CheckpointFileManager$CancellableFSDataOutputStream in neither package");
+    }
+
+    /**
+     * Calls a public method through the nearest public class that has it (implementations may be private),
+     * resolving that one method only: {@code Class.getMethod} resolves the types of every public method of the
+     * class, which fails where one of them names a class the running Spark does not ship (issue 23).
+     */
+    private static Object call(Object target, String name, MethodType type, Object... args) throws Exception {
       Class<?> c = target.getClass();
       while (!Modifier.isPublic(c.getModifiers())) {
         c = c.getSuperclass();
       }
-      Method m = c.getMethod(name, types);
+      MethodHandle m = MethodHandles.publicLookup().findVirtual(c, name, type);
       try {
-        return m.invoke(target, args);
-      } catch (InvocationTargetException e) {
-        throw unwrap(e);
+        return m.bindTo(target).invokeWithArguments(args);
+      } catch (Exception | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(t);
       }
     }
 

@@ -1,7 +1,8 @@
 """Runs a server (LocalStack, moto, S3Proxy, S3Mock) as a child that never outlives the process that started this
 supervisor (the test JVM, or a shell script).
 
-Usage: python3 supervise.py --pid-file FILE --log FILE [--netns-forward PORT:INNER_PORT] [--job] -- COMMAND ARGS...
+Usage: python3 supervise.py --pid-file FILE --log FILE [--netns-forward PORT:INNER_PORT] [--job] [--watch-pid PID]
+       -- COMMAND ARGS...
 
 Started by test-support (io.objectcommit.testsupport.SupervisedServer, for LocalStackHost and StoreHost) and by
 examples/run-pyspark-example. The server's settings travel in its command line and environment (LocalStack:
@@ -10,7 +11,9 @@ GATEWAY_LISTEN=127.0.0.1:PORT, ...; command: PYTHON -m localstack.runtime.main).
 The server runs in a process group of its own. The group is terminated (SIGTERM, then SIGKILL after a grace
 period) when:
   - this supervisor gets SIGTERM, SIGINT or SIGHUP (the JVM's shutdown hook destroys it);
-  - the parent process goes away, even by SIGKILL (checked twice a second: the supervisor is re-parented).
+  - the parent process goes away, even by SIGKILL (checked twice a second: the supervisor is re-parented), or,
+    with --watch-pid, the process PID does (the build's Maven JVM, for the one LocalStack a whole build shares:
+    test-support BuildEndpoint; the test JVM that started the supervisor may exit before the build does).
 PR_SET_PDEATHSIG is deliberately not used: it fires when the *thread* that started the supervisor ends, and
 test frameworks run tests (and so start servers) in short-lived threads (JUnit 4 timeouts, for one).
 The pid of the server's process group leader is written to --pid-file for tests that check the cleanup.
@@ -91,6 +94,7 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--netns-forward")
     parser.add_argument("--job", action="store_true")
+    parser.add_argument("--watch-pid", type=int)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command and args.command[0] == "--" else args.command
@@ -100,6 +104,18 @@ def main():
     parent = os.getppid()
     if parent == 1:  # the parent died before we even started
         return 1
+    watched = args.watch_pid
+
+    def watched_gone():
+        if watched is None:
+            return os.getppid() != parent
+        try:
+            os.kill(watched, 0)
+            return False
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
 
     log = open(args.log, "ab", buffering=0)
     listener = None
@@ -153,8 +169,8 @@ def main():
                     pass
                 return code if code >= 0 else 128 - code
             return code if code else 1
-        if os.getppid() != parent:
-            stop("parent process %d is gone" % parent)
+        if watched_gone():
+            stop("%s process %d is gone" % ("watched" if watched else "parent", watched or parent))
         time.sleep(0.5)
 
 

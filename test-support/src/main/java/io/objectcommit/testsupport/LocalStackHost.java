@@ -55,6 +55,15 @@ public final class LocalStackHost extends SupervisedHost {
    * @throws NotAvailableException when no suitable Python exists
    */
   public static LocalStackHost start(Path workDir) throws IOException {
+    return start(workDir, null);
+  }
+
+  /**
+   * As {@link #start(Path)}, for a LocalStack that outlives this JVM: its supervisor stops it when process
+   * {@code watchPid} ends instead (the build's Maven JVM: {@link BuildEndpoint}), and this JVM registers no
+   * shutdown hook for it.
+   */
+  static LocalStackHost start(Path workDir, Long watchPid) throws IOException {
     Files.createDirectories(workDir);
     Path scripts = SupervisedServer.extractScripts(workDir.resolve("scripts"), RESOURCE_DIR, SCRIPTS);
     Path python = provision(scripts, workDir);
@@ -63,7 +72,7 @@ public final class LocalStackHost extends SupervisedHost {
       int port = SupervisedServer.freePort();
       Path instanceDir = workDir.resolve("host-" + port + "-" + System.currentTimeMillis());
       try {
-        return launch(python, scripts, instanceDir, port);
+        return launch(python, scripts, instanceDir, port, watchPid);
       } catch (IOException e) {
         last = e;
         LOG.warn("LocalStack attempt {} on port {} failed: {}", attempt, port, e.getMessage());
@@ -94,7 +103,8 @@ public final class LocalStackHost extends SupervisedHost {
     return python;
   }
 
-  private static LocalStackHost launch(Path python, Path scripts, Path instanceDir, int port) throws IOException {
+  private static LocalStackHost launch(Path python, Path scripts, Path instanceDir, int port, Long watchPid)
+      throws IOException {
     Files.createDirectories(instanceDir.resolve("tmp"));
     Files.createDirectories(instanceDir.resolve("filesystem"));
     Map<String, String> env = Map.of(
@@ -111,8 +121,9 @@ public final class LocalStackHost extends SupervisedHost {
     LOG.info("Starting LocalStack (host mode) on 127.0.0.1:{}, log {}", port, instanceDir.resolve("localstack.log"));
     long t0 = System.nanoTime();
     SupervisedServer server = SupervisedServer.start("LocalStack", port, python.toString(), scripts, instanceDir,
-        "localstack.log", "localstack.pid", List.of(),
-        List.of(python.toString(), "-m", "localstack.runtime.main"), env, "localstack-host-stop-" + port);
+        "localstack.log", "localstack.pid", watchPid == null ? List.of() : List.of("--watch-pid", watchPid.toString()),
+        List.of(python.toString(), "-m", "localstack.runtime.main"), env,
+        watchPid == null ? "localstack-host-stop-" + port : null);
     server.awaitReady(new URL("http://127.0.0.1:" + port + "/_localstack/health"), 2000, START_TIMEOUT, c -> {
       int code = c.getResponseCode();
       String body = code == 200 ? new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";

@@ -3,6 +3,7 @@ package io.objectcommit.testsupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>an external endpoint when {@value S3TestSettings#ENDPOINT} names one;</li>
  *   <li>otherwise LocalStack through Testcontainers when a Docker engine is reachable;</li>
- *   <li>otherwise LocalStack in host mode ({@link LocalStackHost}).</li>
+ *   <li>otherwise LocalStack in host mode ({@link LocalStackHost}): the build's one LocalStack where the build
+ *       shares one ({@link BuildEndpoint}), else one for this JVM.</li>
  * </ol>
  * {@value S3TestSettings#MODE} forces one of them. When none works, one error says what to install.
  */
@@ -87,7 +89,8 @@ public final class S3Endpoints {
 
   private static RunningEndpoint startHost(Path workDir) {
     try {
-      return LocalStackHost.start(workDir);
+      Optional<Path> build = BuildEndpoint.configuredDir();
+      return build.isPresent() ? BuildEndpoint.acquire(build.get()) : LocalStackHost.start(workDir);
     } catch (IOException e) {
       throw new UncheckedIOException("host-mode LocalStack failed to start (logs under " + workDir + ")", e);
     }

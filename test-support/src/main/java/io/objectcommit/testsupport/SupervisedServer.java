@@ -57,8 +57,10 @@ final class SupervisedServer {
     this.supervisor = supervisor;
     this.files = files;
     this.port = port;
-    shutdownHook.setName(hookName);
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    if (hookName != null) {
+      shutdownHook.setName(hookName);
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
   }
 
   /**
@@ -69,7 +71,8 @@ final class SupervisedServer {
    * @param python the interpreter that runs the supervisor
    * @param supervisorArgs further supervisor options (such as {@code --netns-forward}), before the command
    * @param env added to the supervisor's (and so the server's) environment
-   * @param hookName the name of the shutdown hook's thread
+   * @param hookName the name of the shutdown hook's thread; null for a server that outlives this JVM (its
+   *     supervisor then watches another process, {@code --watch-pid} in {@code supervisorArgs})
    */
   static SupervisedServer start(String name, int port, String python, Path scripts, Path instanceDir, String logName,
       String pidName, List<String> supervisorArgs, List<String> command, Map<String, String> env, String hookName)
@@ -183,8 +186,8 @@ final class SupervisedServer {
     stopProcesses();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (IllegalStateException shuttingDown) {
-      // already in the hook
+    } catch (IllegalStateException | IllegalArgumentException notRegistered) {
+      // already in the hook, or a server that outlives this JVM
     }
   }
 

@@ -1,12 +1,7 @@
 package io.objectcommit.store;
 
-import io.objectcommit.store.config.ConfigReader;
-import io.objectcommit.store.impl.client.S3ClientCache;
-import io.objectcommit.store.impl.client.S3ClientSettings;
 import io.objectcommit.store.impl.S3ObjectStore;
-import io.objectcommit.store.impl.client.SdkBinding;
-import io.objectcommit.store.impl.client.SdkBindings;
-import io.objectcommit.store.impl.StoreOptions;
+import io.objectcommit.store.impl.client.S3ClientCache;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
@@ -19,20 +14,26 @@ public final class ObjectStores {
 
   /**
    * A store for one bucket, configured from the {@code fs.s3a.*} and {@code fs.objectcommit.*} keys (per-bucket
-   * overrides included). Clients are shared between stores with equal settings; close the store when done.
-   * Bad settings fail here, naming the key.
+   * overrides included), parsed once into a {@link StoreConfig}. Clients are shared between stores with equal
+   * settings; close the store when done. Bad settings fail here, naming the key.
    */
   public static ObjectStore open(String bucket, Configuration conf) throws IOException {
     if (bucket == null || bucket.isEmpty()) {
       throw new IllegalArgumentException("no bucket given");
     }
-    S3ClientSettings settings = S3ClientSettings.from(conf, bucket);
-    StoreOptions options = StoreOptions.from(new ConfigReader(conf, bucket));
-    ConfigReader reader = new ConfigReader(conf, bucket);
-    SdkBinding sdk = SdkBindings.choose(reader);
-    S3ClientCache.Lease lease = S3ClientCache.acquire(settings, sdk);
-    return new S3ObjectStore(bucket, lease.calls(bucket, settings.encryption()), options, settings.describe(),
-        lease::close, Thread::sleep);
+    return open(StoreConfig.from(conf, bucket));
+  }
+
+  /** A store built from a parsed configuration: reads nothing more from the Hadoop configuration. */
+  static ObjectStore open(StoreConfig config) {
+    S3ClientCache.Lease lease = S3ClientCache.acquire(config.client(), config.sdk());
+    try {
+      return new S3ObjectStore(config.bucket(), lease.calls(config.bucket(), config.client().encryption()),
+          config.options(), config.where(), lease::close, Thread::sleep);
+    } catch (RuntimeException e) {
+      lease.close();
+      throw e;
+    }
   }
 
   /** A store for the bucket of a URI such as {@code s3a://bucket/path} (the authority is the bucket). */

@@ -1,5 +1,8 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.guarantee.GuardedObjectStore;
+import io.objectcommit.store.guarantee.StoreGuarantees;
+import io.objectcommit.store.impl.S3Calls;
 import io.objectcommit.store.impl.S3ObjectStore;
 import io.objectcommit.store.impl.client.S3ClientCache;
 import java.io.IOException;
@@ -8,6 +11,9 @@ import org.apache.hadoop.conf.Configuration;
 
 /** Opens {@link ObjectStore}s: the entry point of the store module. */
 public final class ObjectStores {
+
+  /** What the guarantee check found, for every store of this JVM. */
+  private static final StoreGuarantees VERDICTS = new StoreGuarantees();
 
   private ObjectStores() {
   }
@@ -24,12 +30,20 @@ public final class ObjectStores {
     return open(StoreConfig.from(conf, bucket));
   }
 
-  /** A store built from a parsed configuration: reads nothing more from the Hadoop configuration. */
+  /**
+   * A store built from a parsed configuration (reads nothing more from the Hadoop configuration): the S3 store,
+   * which sends conditions as given, inside the guarantee policy, whose check writes through a second S3 store of
+   * the same client (its own statistics, so the check's requests are not counted as the caller's).
+   */
   static ObjectStore open(StoreConfig config) {
     S3ClientCache.Lease lease = S3ClientCache.acquire(config.client(), config.sdk());
     try {
-      return new S3ObjectStore(config.bucket(), lease.calls(config.bucket(), config.client().encryption()),
-          config.options(), config.where(), lease::close, Thread::sleep);
+      S3Calls calls = lease.calls(config.bucket(), config.client().encryption());
+      ObjectStore s3 = new S3ObjectStore(config.bucket(), calls, config.options(), config.where(), lease::close,
+          Thread::sleep);
+      return new GuardedObjectStore(s3, config.guarantees(), VERDICTS, config.where(),
+          config.options().multipartThreshold(), () -> new S3ObjectStore(config.bucket(), calls, config.options(),
+              config.where(), () -> { }, Thread::sleep));
     } catch (RuntimeException e) {
       lease.close();
       throw e;

@@ -1,6 +1,7 @@
 package io.objectcommit.store;
 
 import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.GuaranteeSettings;
 import io.objectcommit.store.impl.StoreOptions;
 import io.objectcommit.store.impl.client.S3ClientSettings;
 import io.objectcommit.store.impl.client.SdkBinding;
@@ -10,19 +11,21 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * The whole configuration of one S3 store, parsed once per {@link ObjectStores#open} through one
- * {@link ConfigReader}: the client's settings ({@link S3ClientSettings}), the store's own options
- * ({@link StoreOptions}) and the SDK binding. Immutable, and handed down whole, so that nothing below reads the
+ * {@link ConfigReader}: the client's settings ({@link S3ClientSettings}), the request path's options
+ * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}) and the SDK binding. Immutable, and handed down whole, so that nothing below reads the
  * Hadoop configuration again. A bad value fails in {@link #from}, naming the key in force.
  */
 final class StoreConfig {
 
   private final S3ClientSettings client;
   private final StoreOptions options;
+  private final GuaranteeSettings guarantees;
   private final SdkBinding sdk;
 
-  private StoreConfig(S3ClientSettings client, StoreOptions options, SdkBinding sdk) {
+  private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk) {
     this.client = client;
     this.options = options;
+    this.guarantees = guarantees;
     this.sdk = sdk;
   }
 
@@ -33,7 +36,7 @@ final class StoreConfig {
 
   /**
    * The configuration of the reader's bucket, read in this order (the first bad value is the one reported):
-   * client settings, store options, SDK.
+   * client settings, request options, guarantee settings, SDK.
    *
    * @throws IllegalArgumentException for a bad value, naming the key
    * @throws SdkMissingException when the SDK asked for (or any, with {@code auto}) is not on the classpath
@@ -42,8 +45,9 @@ final class StoreConfig {
   static StoreConfig from(ConfigReader reader) throws IOException {
     S3ClientSettings client = S3ClientSettings.from(reader);
     StoreOptions options = StoreOptions.from(reader);
+    GuaranteeSettings guarantees = GuaranteeSettings.from(reader);
     SdkBinding sdk = SdkBindings.choose(reader);
-    return new StoreConfig(client, options, sdk);
+    return new StoreConfig(client, options, guarantees, sdk);
   }
 
   String bucket() {
@@ -58,6 +62,10 @@ final class StoreConfig {
     return options;
   }
 
+  GuaranteeSettings guarantees() {
+    return guarantees;
+  }
+
   SdkBinding sdk() {
     return sdk;
   }
@@ -69,6 +77,6 @@ final class StoreConfig {
 
   @Override
   public String toString() {
-    return "StoreConfig{" + client.describe() + ", " + options + ", SDK " + sdk.name() + "}";
+    return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + "}";
   }
 }

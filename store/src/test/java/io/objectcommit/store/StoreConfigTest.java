@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.guarantee.GuaranteeSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +93,7 @@ class StoreConfigTest {
     conf.set("fs.s3a.bucket.special.multipart.size", "16M");
     conf.set("fs.objectcommit.bucket.special.sdk", "v2");
     conf.set("fs.objectcommit.sdk", "v1");
+    conf.set("fs.objectcommit.bucket.special.conditional-writes", "assume");
     StoreConfig plain = StoreConfig.from(conf, "plain");
     StoreConfig special = StoreConfig.from(conf, "special");
     assertEquals("http://127.0.0.1:1", plain.client().endpointUrl());
@@ -100,6 +102,8 @@ class StoreConfigTest {
     assertEquals(16L << 20, special.options().multipartSize());
     assertEquals("v1", plain.sdk().name());
     assertEquals("v2", special.sdk().name());
+    assertEquals(GuaranteeSettings.Mode.DETECT, plain.guarantees().mode());
+    assertEquals(GuaranteeSettings.Mode.ASSUME, special.guarantees().mode());
     assertEquals("special", special.bucket());
     assertTrue(special.where().contains("http://127.0.0.1:2"), special.where());
   }

@@ -34,9 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Verifies the {@link StoreGuarantee}s against a store, through an {@link ObjectStore} whose conditional writes
- * are trusted ({@code conditional-writes=assume}, so that the check does not recurse into detection). Every
- * object it writes lives under one fresh prefix and is deleted at the end.
+ * Verifies the {@link StoreGuarantee}s against a store, through an {@link ObjectStore} that sends conditions as
+ * given (the S3 store without the guarantee policy around it, so that the check does not recurse into itself):
+ * a client of the public store interface, nothing more. Every object it writes lives under one fresh prefix and is
+ * deleted at the end.
  *
  * <p>Sequential guarantees cost a handful of requests each. The two atomicity guarantees race writers over rounds
  * ({@link GuaranteeRaces}: {@link #DEFAULT_ROUNDS} of exclusive creates, {@link #DEFAULT_CAS_ROUNDS} of

@@ -79,7 +79,7 @@ class StoreConfigTest {
     offline(conf).set("fs.objectcommit.conditional-writes", "assume");
     StoreConfig config = StoreConfig.from(conf, "frozen-bucket");
     conf.freeze();
-    try (ObjectStore store = ObjectStores.open(config)) {
+    try (ObjectStore store = new StoreContext().open(config)) {
       assertEquals("frozen-bucket", store.bucket());
       assertEquals(StoreCapabilities.ConditionalWrites.ASSUMED, store.capabilities().conditionalWrites());
     }

@@ -168,6 +168,12 @@ final class ManifestStore {
     ROOTS_ENSURED.add(root);
   }
 
+  /**
+   * The root manifests this JVM has made sure of, by {@code s3://bucket/key}. JVM-wide on purpose: Hadoop creates a
+   * file system per authority and user (and Spark's checkpoint managers open their own), each with its own manifest
+   * store, and a root manifest, once there, is never removed by the file system, so one exclusive PUT per JVM and
+   * namespace is enough whichever instance sends it.
+   */
   private static final java.util.Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
 
   private Cached remember(String dirId, StoredBytes b, long now) throws IOException {

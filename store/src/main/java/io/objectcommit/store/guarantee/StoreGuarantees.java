@@ -57,7 +57,7 @@ public final class StoreGuarantees {
    * @param who the component asking, for the message
    * @throws StoreGuaranteeException naming the failed guarantees, the store and the remedy
    */
-  public void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
+  void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
       CheckStore checkStore) throws IOException {
     require(where, null, who, needed, probePrefix, checkStore);
   }
@@ -67,7 +67,7 @@ public final class StoreGuarantees {
    *
    * @param bucket the bucket (null if unknown)
    */
-  public void require(String where, String bucket, String who, Set<StoreGuarantee> needed, String probePrefix,
+  void require(String where, String bucket, String who, Set<StoreGuarantee> needed, String probePrefix,
       CheckStore checkStore) throws IOException {
     Known k = known.computeIfAbsent(where, w -> new Known());
     Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
@@ -137,17 +137,6 @@ public final class StoreGuarantees {
         + " assume only for a store you have verified yourself.";
     LOG.error(msg);
     return new EmulationRefusedException(bucket == null ? where : "s3://" + bucket + "/", msg, who);
-  }
-
-  /** The guarantees known to fail on {@code where} so far (for reports and tests). */
-  public Map<StoreGuarantee, String> knownFailures(String where) {
-    Known k = known.get(where);
-    if (k == null) {
-      return Map.of();
-    }
-    synchronized (k) {
-      return Map.copyOf(k.failed);
-    }
   }
 
   static StoreGuaranteeException refusal(String where, String bucket, String who,

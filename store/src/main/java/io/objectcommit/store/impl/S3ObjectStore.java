@@ -57,7 +57,12 @@ public final class S3ObjectStore implements ObjectStore {
    * @param where   the bucket and endpoint for messages, never credentials
    * @param onClose released on {@link #close()} (the client's cache lease)
    */
-  public S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose,
+  public S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose) {
+    this(bucket, client, options, where, onClose, Thread::sleep);
+  }
+
+  /** @param sleeper waits between retries (tests replace it) */
+  S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose,
       Invoker.Sleeper sleeper) {
     this.bucket = bucket;
     this.options = options;

@@ -21,6 +21,7 @@ final class FakeS3Stores {
 
   final FakeS3 s3 = new FakeS3();
   final StoreGuarantees verdicts = new StoreGuarantees();
+  /** Retries wait 1 ms. */
   private final StoreOptions options = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 * MIB, 5 * MIB);
 
   /** A new store in {@code mode}; its check writes through another S3 store of the same client. */
@@ -31,6 +32,6 @@ final class FakeS3Stores {
 
   private S3ObjectStore s3Store() {
     S3Calls calls = new V1Calls(BUCKET, s3.client(), EncryptionSettings.none());
-    return new S3ObjectStore(BUCKET, calls, options, WHERE, () -> { }, ms -> { });
+    return new S3ObjectStore(BUCKET, calls, options, WHERE, () -> { });
   }
 }

@@ -12,8 +12,10 @@ public final class ObjectStores {
 
   /**
    * A store for one bucket ({@link StoreContext#open} of the JVM's context), configured from the {@code fs.s3a.*}
-   * and {@code fs.objectcommit.*} keys (per-bucket overrides included). Clients are shared between the JVM's stores
-   * with equal settings; close the store when done. Bad settings fail here, naming the key.
+   * and {@code fs.objectcommit.*} keys (per-bucket overrides included): the S3 store inside the guarantee policy,
+   * or the store of the factory named in {@value StoreConstants#STORE_FACTORY} (tests). Every component gets its
+   * store here. Clients are shared between the JVM's stores with equal settings; close the store when done. Bad
+   * settings fail here, naming the key.
    */
   public static ObjectStore open(String bucket, Configuration conf) throws IOException {
     return StoreContext.jvm().open(bucket, conf);

@@ -1,17 +1,21 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.guarantee.GuardedObjectStore;
 import io.objectcommit.store.guarantee.StoreGuarantees;
 import io.objectcommit.store.impl.S3Calls;
 import io.objectcommit.store.impl.S3ObjectStore;
 import io.objectcommit.store.impl.client.S3ClientCache;
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 
 /**
  * What the stores opened through one context share: the S3 clients (one per effective settings and SDK, reference
- * counted, {@link S3ClientCache}) and the guarantee check's verdicts per bucket and endpoint
- * ({@link StoreGuarantees}). The store module keeps no other state between stores.
+ * counted, {@link S3ClientCache}), the guarantee check's verdicts per bucket and endpoint
+ * ({@link StoreGuarantees}), and the store factories named in {@value StoreConstants#STORE_FACTORY} (one instance
+ * per class). The store module keeps no other state between stores.
  *
  * <p>{@link #jvm()} is the context of {@link ObjectStores#open}, and its lifetime is the JVM's on purpose: Hadoop
  * creates file systems and Spark creates committers by reflection, per task attempt, with no way to hand them an
@@ -26,6 +30,7 @@ public final class StoreContext {
 
   private final S3ClientCache clients = new S3ClientCache();
   private final StoreGuarantees verdicts = new StoreGuarantees();
+  private final Map<Class<?>, ObjectStoreFactory> factories = new ConcurrentHashMap<>();
 
   /** A context of its own: no clients, nothing known of any store. */
   public StoreContext() {
@@ -38,15 +43,49 @@ public final class StoreContext {
 
   /**
    * A store for one bucket, configured from the {@code fs.s3a.*} and {@code fs.objectcommit.*} keys (per-bucket
-   * overrides included), parsed once into a {@link StoreConfig}: the S3 store inside the guarantee policy. Its
-   * client is shared with the other open stores of this context with equal settings; close the store when done.
-   * Bad settings fail here, naming the key.
+   * overrides included) through one {@link ConfigReader}: the store of the factory named in
+   * {@value StoreConstants#STORE_FACTORY} when one is (the S3 settings are then not read), else the S3 store inside
+   * the guarantee policy, its configuration parsed once into a {@link StoreConfig}. An S3 store's client is shared
+   * with the other open stores of this context with equal settings; close the store when done. Bad settings fail
+   * here, naming the key.
    */
   public ObjectStore open(String bucket, Configuration conf) throws IOException {
     if (bucket == null || bucket.isEmpty()) {
       throw new IllegalArgumentException("no bucket given");
     }
-    return open(StoreConfig.from(conf, bucket));
+    ConfigReader reader = new ConfigReader(conf, bucket);
+    String factory = reader.get(StoreConstants.STORE_FACTORY, StoreConstants.STORE_FACTORY_DEFAULT);
+    if (!factory.isEmpty()) {
+      return factory(reader, factory).open(bucket, conf);
+    }
+    return open(StoreConfig.from(reader));
+  }
+
+  /** The context's instance of the factory class {@code name}, made on first use. */
+  private ObjectStoreFactory factory(ConfigReader reader, String name) {
+    String key = reader.effectiveKey(StoreConstants.STORE_FACTORY);
+    Class<?> cls;
+    try {
+      cls = reader.configuration().getClassByName(name);
+    } catch (ClassNotFoundException e) {
+      throw badFactory(key, name, e);
+    }
+    return factories.computeIfAbsent(cls, c -> {
+      if (!ObjectStoreFactory.class.isAssignableFrom(c)) {
+        throw badFactory(key, name, null);
+      }
+      try {
+        return (ObjectStoreFactory) c.getDeclaredConstructor().newInstance();
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        throw badFactory(key, name, e);
+      }
+    });
+  }
+
+  private static IllegalArgumentException badFactory(String key, String name, Exception cause) {
+    return new IllegalArgumentException("Invalid value '" + name + "' of " + key + ": expected a class implementing "
+        + ObjectStoreFactory.class.getName() + " with a public no-argument constructor"
+        + (cause == null ? "" : " (" + cause + ")"), cause);
   }
 
   /**

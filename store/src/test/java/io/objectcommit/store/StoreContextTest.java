@@ -1,14 +1,20 @@
 package io.objectcommit.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
 /**
  * A context owns its clients: its stores of equal settings share one, other contexts (and the JVM's, which
- * {@link ObjectStores#open} uses) are not touched, and the last store closed shuts the client down. No network:
+ * {@link ObjectStores#open} uses) are not touched, and the last store closed shuts the client down. A store factory
+ * named in the configuration replaces the S3 store for every caller of {@link ObjectStores#open}. No network:
  * clients are built, never used.
  */
 class StoreContextTest {
@@ -51,5 +57,48 @@ class StoreContextTest {
     }
     assertEquals(leases, jvm.leasesHeld());
     assertSame(jvm, StoreContext.jvm());
+  }
+
+  @Test
+  void aFactoryInTheConfigurationOpensEveryStoreAndTheS3SettingsAreNotRead() throws Exception {
+    InMemoryObjectStore bucket = InMemoryObjectStore.register("ctx-factory-bucket");
+    Configuration conf = InMemoryStoreFactory.use(new Configuration(false));
+    conf.set("fs.s3a.endpoint", "ftp://not-read-with-a-factory");
+    try (ObjectStore viaObjectStores = ObjectStores.open("ctx-factory-bucket", conf);
+        ObjectStore viaContext = new StoreContext().open("ctx-factory-bucket", conf)) {
+      assertTrue(viaObjectStores instanceof InMemoryObjectStore, viaObjectStores.toString());
+      viaObjectStores.createExclusive("k", Payload.of(new byte[] {7}));
+      assertTrue(bucket.exists("k"), "written to the test's bucket");
+      assertTrue(viaContext.head("k").isPresent(), "every store of the bucket sees it");
+    }
+  }
+
+  @Test
+  void theFactoryCanBeSetForOneBucket() throws Exception {
+    InMemoryObjectStore.register("ctx-fake-bucket");
+    Configuration conf = conf();
+    conf.set("fs.objectcommit.bucket.ctx-fake-bucket.store.factory", InMemoryStoreFactory.class.getName());
+    StoreContext context = new StoreContext();
+    try (ObjectStore fake = context.open("ctx-fake-bucket", conf);
+        ObjectStore real = context.open("ctx-real-bucket", conf)) {
+      assertTrue(fake instanceof InMemoryObjectStore, fake.toString());
+      assertFalse(real instanceof InMemoryObjectStore, real.toString());
+      assertEquals(1, context.leasesHeld(), "only the S3 store holds a client");
+    }
+  }
+
+  @Test
+  void aBadFactoryFailsNamingTheKeyInForce() {
+    Configuration conf = new Configuration(false);
+    conf.set(StoreConstants.STORE_FACTORY, "io.objectcommit.NoSuchFactory");
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        () -> new StoreContext().open("b", conf));
+    assertTrue(missing.getMessage().contains("'io.objectcommit.NoSuchFactory' of fs.objectcommit.store.factory"),
+        missing.getMessage());
+    conf.set("fs.objectcommit.bucket.b.store.factory", String.class.getName());
+    IllegalArgumentException notOne = assertThrows(IllegalArgumentException.class,
+        () -> new StoreContext().open("b", conf));
+    assertTrue(notOne.getMessage().contains("fs.objectcommit.bucket.b.store.factory")
+        && notOne.getMessage().contains(ObjectStoreFactory.class.getName()), notOne.getMessage());
   }
 }

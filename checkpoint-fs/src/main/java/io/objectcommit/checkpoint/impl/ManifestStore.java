@@ -169,10 +169,11 @@ final class ManifestStore {
   }
 
   /**
-   * The root manifests this JVM has made sure of, by {@code s3://bucket/key}. JVM-wide on purpose: Hadoop creates a
-   * file system per authority and user (and Spark's checkpoint managers open their own), each with its own manifest
-   * store, and a root manifest, once there, is never removed by the file system, so one exclusive PUT per JVM and
-   * namespace is enough whichever instance sends it.
+   * The root manifests this JVM has made sure of, by {@code s3://bucket/key}. JVM-wide on purpose: every file
+   * system instance has a manifest store of its own (Hadoop caches one per authority and user, and
+   * {@code FileContext}'s {@code CheckpointFs} and {@code FileSystem.newInstance} make more), and a root manifest,
+   * once there, is never removed by the file system, so one exclusive PUT per JVM and namespace is enough whichever
+   * instance sends it. (A test that replaces a bucket within one JVM uses a new bucket name.)
    */
   private static final java.util.Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
 

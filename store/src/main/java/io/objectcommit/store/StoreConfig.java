@@ -12,8 +12,9 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The whole configuration of one S3 store, parsed once per {@link StoreContext#open} through one
  * {@link ConfigReader}: the client's settings ({@link S3ClientSettings}), the request path's options
- * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}) and the SDK binding. Immutable, and handed down whole, so that nothing below reads the
- * Hadoop configuration again. A bad value fails in {@link #from}, naming the key in force.
+ * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}) and the SDK binding.
+ * Immutable, and handed down whole, so that nothing below reads the Hadoop configuration again. A bad value fails
+ * in {@link #from}, naming the key in force.
  */
 final class StoreConfig {
 

@@ -37,9 +37,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Why a decorator: the check is a client of the store (it writes, races and reads objects through the public
  * {@link ObjectStore} interface), so it cannot sit inside the request path without the store calling back into a
- * store. Here the request path ({@code impl}) knows nothing of guarantees; this class, which {@code ObjectStores.open}
- * wraps around the S3 store, holds the policy, and the check runs through a separate store of the same client.
- * Everything other than conditions and guarantees is passed through unchanged. Thread-safe.
+ * store. Here the request path ({@code impl}) knows nothing of guarantees; this class, which the store context wraps
+ * around the S3 store ({@code StoreContext.open}, behind {@code ObjectStores.open}), holds the policy, and the check
+ * runs through a separate store of the same client. Nor does each component hold it: every component and every
+ * conditional write needs the same policy. Everything other than conditions and guarantees is passed through
+ * unchanged. Thread-safe.
  */
 public final class GuardedObjectStore implements ObjectStore {
 

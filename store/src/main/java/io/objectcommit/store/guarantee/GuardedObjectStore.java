@@ -1,19 +1,15 @@
 package io.objectcommit.store.guarantee;
 
 import io.objectcommit.store.ConditionalWritesUnsupportedException;
-import io.objectcommit.store.ListPage;
+import io.objectcommit.store.ForwardingObjectStore;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
-import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
-import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.IOException;
-import java.io.InputStream;
-import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -40,12 +36,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * store. Here the request path ({@code impl}) knows nothing of guarantees; this class, which the store context wraps
  * around the S3 store ({@code StoreContext.open}, behind {@code ObjectStores.open}), holds the policy, and the check
  * runs through a separate store of the same client. Nor does each component hold it: every component and every
- * conditional write needs the same policy. Everything other than conditions and guarantees is passed through
- * unchanged. Thread-safe.
+ * conditional write needs the same policy. Everything other than conditions, guarantees and closing is passed
+ * through unchanged ({@link ForwardingObjectStore}). Thread-safe.
  */
-public final class GuardedObjectStore implements ObjectStore {
+public final class GuardedObjectStore extends ForwardingObjectStore {
 
-  private final ObjectStore store;
   private final GuaranteeSettings settings;
   private final StoreGuarantees verdicts;
   private final String where;
@@ -62,7 +57,7 @@ public final class GuardedObjectStore implements ObjectStore {
    */
   public GuardedObjectStore(ObjectStore store, GuaranteeSettings settings, StoreGuarantees verdicts, String where,
       long multipartThreshold, StoreGuarantees.CheckStore checkStore) {
-    this.store = store;
+    super(store);
     this.settings = settings;
     this.verdicts = verdicts;
     this.where = where;
@@ -71,31 +66,24 @@ public final class GuardedObjectStore implements ObjectStore {
   }
 
   @Override
-  public String bucket() {
-    return store.bucket();
-  }
-
-  // ---------------------------------------------------------------------------------------- the policy
-
-  @Override
   public ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException {
     checkOpen();
     if (!condition.isConditional()) {
-      return store.put(key, payload, condition);
+      return delegate().put(key, payload, condition);
     }
     switch (settings.mode()) {
       case ASSUME:
-        return store.put(key, payload, condition);
+        return delegate().put(key, payload, condition);
       case EMULATE:
         emulate(key, condition);
-        return store.put(key, payload, WriteCondition.none());
+        return delegate().put(key, payload, WriteCondition.none());
       default:
         require(EnumSet.of(putGuarantee(condition)), "a conditional write", operationName(condition) + " "
             + pathOf(key));
         if (mayBeMultipart(payload)) {
           requireCompletion(condition);
         }
-        return store.put(key, payload, condition);
+        return delegate().put(key, payload, condition);
     }
   }
 
@@ -104,19 +92,19 @@ public final class GuardedObjectStore implements ObjectStore {
       WriteCondition condition) throws IOException {
     checkOpen();
     if (!condition.isConditional()) {
-      return store.completeMultipartUpload(upload, parts, condition);
+      return delegate().completeMultipartUpload(upload, parts, condition);
     }
     switch (settings.mode()) {
       case ASSUME:
-        return store.completeMultipartUpload(upload, parts, condition);
+        return delegate().completeMultipartUpload(upload, parts, condition);
       case EMULATE:
         emulate(upload.key(), condition);
-        return store.completeMultipartUpload(upload, parts, WriteCondition.none());
+        return delegate().completeMultipartUpload(upload, parts, WriteCondition.none());
       default:
         require(EnumSet.of(putGuarantee(condition)), "a conditional write", "completeMultipartUpload "
             + pathOf(upload.key()));
         requireCompletion(condition);
-        return store.completeMultipartUpload(upload, parts, condition);
+        return delegate().completeMultipartUpload(upload, parts, condition);
     }
   }
 
@@ -188,7 +176,7 @@ public final class GuardedObjectStore implements ObjectStore {
 
   /** Emulation: a HEAD decides the condition now; the write is then sent without it. */
   private void emulate(String key, WriteCondition c) throws IOException {
-    Optional<ObjectInfo> current = store.head(key);
+    Optional<ObjectInfo> current = delegate().head(key);
     if (c.kind() == WriteCondition.Kind.IF_ABSENT && current.isPresent()) {
       throw c.refusedAt(pathOf(key), "put", false);
     }
@@ -226,77 +214,15 @@ public final class GuardedObjectStore implements ObjectStore {
     }
   }
 
-  // ----------------------------------------------------------------------------------- passed through
-
-  @Override
-  public StoredBytes getBytes(String key) throws IOException {
-    return store.getBytes(key);
-  }
-
-  @Override
-  public Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
-    return store.getBytesIfChanged(key, etag);
-  }
-
-  @Override
-  public InputStream open(String key, long start, long end) throws IOException {
-    return store.open(key, start, end);
-  }
-
-  @Override
-  public Optional<ObjectInfo> head(String key) throws IOException {
-    return store.head(key);
-  }
-
-  @Override
-  public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
-    return store.list(prefix, delimiter, continuationToken, maxKeys);
-  }
-
-  @Override
-  public void delete(String key) throws IOException {
-    store.delete(key);
-  }
-
-  @Override
-  public int deleteBatch(Collection<String> keys) throws IOException {
-    return store.deleteBatch(keys);
-  }
-
-  @Override
-  public MultipartUpload initiateMultipartUpload(String key) throws IOException {
-    return store.initiateMultipartUpload(key);
-  }
-
-  @Override
-  public UploadedPart uploadPart(MultipartUpload upload, int partNumber, Payload part) throws IOException {
-    return store.uploadPart(upload, partNumber, part);
-  }
-
-  @Override
-  public void abortMultipartUpload(MultipartUpload upload) throws IOException {
-    store.abortMultipartUpload(upload);
-  }
-
-  @Override
-  public List<MultipartUpload> listMultipartUploads(String prefix) throws IOException {
-    return store.listMultipartUploads(prefix);
-  }
-
-  @Override
-  public StoreStatistics statistics() {
-    return store.statistics();
-  }
-
   @Override
   public void close() throws IOException {
     if (closed.compareAndSet(false, true)) {
-      store.close();
+      super.close();
     }
   }
 
   @Override
   public String toString() {
-    return "GuardedObjectStore{" + settings.mode() + ", " + store + "}";
+    return "GuardedObjectStore{" + settings.mode() + ", " + delegate() + "}";
   }
 }

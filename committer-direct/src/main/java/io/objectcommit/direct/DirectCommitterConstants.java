@@ -39,13 +39,6 @@ public final class DirectCommitterConstants {
   public static final int SUCCESS_MAX_FILENAMES_DEFAULT = 100;
 
   /**
-   * Class of an {@code io.objectcommit.direct.impl.StoreFactory} that opens the object store (tests and wrappers
-   * only); empty: {@code ObjectStores.open}: {@value}.
-   */
-  public static final String STORE_FACTORY = PREFIX + "store.factory";
-  public static final String STORE_FACTORY_DEFAULT = "";
-
-  /**
    * Set by job setup in the job's configuration (not by users): {@code direct}, or {@code classic} when the
    * speculation guard chose the fallback, so that every task of the job commits the same way: {@value}.
    */

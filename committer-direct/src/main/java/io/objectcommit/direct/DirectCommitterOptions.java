@@ -6,8 +6,6 @@ import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION;
 import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION_CLASSIC;
 import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION_DEFAULT;
 import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION_FAIL;
-import static io.objectcommit.direct.DirectCommitterConstants.STORE_FACTORY;
-import static io.objectcommit.direct.DirectCommitterConstants.STORE_FACTORY_DEFAULT;
 import static io.objectcommit.direct.DirectCommitterConstants.SUCCESS_MAX_FILENAMES;
 import static io.objectcommit.direct.DirectCommitterConstants.SUCCESS_MAX_FILENAMES_DEFAULT;
 
@@ -33,7 +31,6 @@ public final class DirectCommitterOptions {
   private final OnSpeculation onSpeculation;
   private final Path bufferDir;
   private final int successMaxFilenames;
-  private final String storeFactory;
   private final int casAttempts;
 
   private DirectCommitterOptions(ConfigReader r) {
@@ -47,7 +44,6 @@ public final class DirectCommitterOptions {
           + ": expected a local directory", e);
     }
     this.successMaxFilenames = r.getInt(SUCCESS_MAX_FILENAMES, SUCCESS_MAX_FILENAMES_DEFAULT, 0, 1_000_000);
-    this.storeFactory = r.get(STORE_FACTORY, STORE_FACTORY_DEFAULT);
     this.casAttempts = CompareAndSwap.attempts(r);
   }
 
@@ -72,11 +68,6 @@ public final class DirectCommitterOptions {
 
   public int successMaxFilenames() {
     return successMaxFilenames;
-  }
-
-  /** The store factory class name, empty for the default. */
-  public String storeFactory() {
-    return storeFactory;
   }
 
   /** Attempts of one compare-and-swap change of a task record ({@link StoreConstants#CAS_ATTEMPTS}). */

@@ -15,6 +15,7 @@ import io.objectcommit.direct.impl.AttemptRegistry;
 import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -290,7 +291,7 @@ class DirectCommitProtocolTest {
     t1.crash();
     // the driver dies here: no job commit, no abort
     org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
-    conf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
+    InMemoryStoreFactory.use(conf);
     try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
       assertEquals(List.of(Harness.UUID), cleaner.pendingJobs());
       assertEquals(2, cleaner.clean(Harness.UUID), "t0's committed file and t1's crashed one");

@@ -1,6 +1,7 @@
 package io.objectcommit.direct;
 
 import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -40,7 +41,7 @@ final class Harness {
     this.parquet = parquet;
     store = InMemoryObjectStore.register(BUCKET);
     jobConf = new JobConf(false);
-    jobConf.set(DirectCommitterConstants.STORE_FACTORY, InMemoryStoreFactory.class.getName());
+    InMemoryStoreFactory.use(jobConf); // the committers get their stores from ObjectStores.open, as in production
     jobConf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
     jobConf.set("mapreduce.map.speculative", "false");
     jobConf.set("mapreduce.reduce.speculative", "false");

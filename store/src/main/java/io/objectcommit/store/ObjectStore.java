@@ -148,9 +148,11 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
 
   /**
    * Makes sure the store gives every guarantee a component relies on, before that component writes anything.
-   * With {@code fs.objectcommit.conditional-writes=detect} (the default) each guarantee is checked at most once per
-   * bucket and endpoint in this JVM ({@link StoreGuarantee}, docs/stores.md); {@code assume} skips the check.
-   * The default implementation only asks for {@link #capabilities()}, as before this method existed.
+   * On the store {@link ObjectStores#open} returns, with {@code fs.objectcommit.conditional-writes=detect} (the
+   * default) each guarantee is checked at most once per bucket and endpoint in the store's {@link StoreContext}
+   * (the JVM's; {@link StoreGuarantee}, docs/stores.md); {@code assume} skips the check. The default
+   * implementation, for stores that answer for themselves (the S3 store without the policy around it, test fakes),
+   * only asks for {@link #capabilities()}.
    *
    * @param needed the guarantees the caller relies on
    * @param component who asks, named in the error

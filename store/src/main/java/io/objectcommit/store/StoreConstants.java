@@ -264,6 +264,15 @@ public final class StoreConstants {
   public static final String SDK = PREFIX + "sdk";
   public static final String SDK_DEFAULT = "auto";
 
+  /**
+   * Class of an {@link ObjectStoreFactory} that opens every store of the bucket instead of the S3 store (public,
+   * with a public no-argument constructor; resolved once per {@link StoreContext}): the one way tests and wrappers
+   * give every component (checkpoint-fs, both committers, the command) another store, such as the in-memory store
+   * of the store module's test jar. Settable per bucket; empty (the default): the S3 store: {@value}.
+   */
+  public static final String STORE_FACTORY = PREFIX + "store.factory";
+  public static final String STORE_FACTORY_DEFAULT = "";
+
   /** Key prefix under which the capability probe writes (and then deletes) its object: {@value}. */
   public static final String PROBE_PREFIX = PREFIX + "probe.prefix";
   public static final String PROBE_PREFIX_DEFAULT = ".objectcommit/probe/";

@@ -1,6 +1,9 @@
 package io.objectcommit.store;
 
+import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.util.Objects;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 
 /** The precondition of a write: none, "only if absent" (exclusive create) or "only if unchanged" (CAS). */
 public final class WriteCondition {
@@ -50,6 +53,24 @@ public final class WriteCondition {
 
   public boolean isConditional() {
     return kind != Kind.NONE;
+  }
+
+  /**
+   * The exception that reports this condition refused at {@code path} by {@code operation}, as {@link ObjectStore}
+   * documents it: {@link FileAlreadyExistsException} for an exclusive create, {@link FileNotFoundException} for a
+   * compare-and-swap of an object that is {@code gone}, else {@link ObjectChangedException}. The one wording of a
+   * refusal, whether the store refused the request or a HEAD before it found the condition false (emulation).
+   */
+  public IOException refusedAt(String path, String operation, boolean gone) {
+    if (kind == Kind.IF_ABSENT) {
+      return new FileAlreadyExistsException(path + ": " + operation + ": an object already exists (exclusive"
+          + " create, If-None-Match: *, refused)");
+    }
+    if (gone) {
+      return new FileNotFoundException(path + ": " + operation + " (If-Match " + etag + "): the object no longer"
+          + " exists");
+    }
+    return new ObjectChangedException(path, operation, etag);
   }
 
   @Override

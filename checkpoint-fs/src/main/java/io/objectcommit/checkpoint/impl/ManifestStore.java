@@ -168,6 +168,13 @@ final class ManifestStore {
     ROOTS_ENSURED.add(root);
   }
 
+  /**
+   * The root manifests this JVM has made sure of, by {@code s3://bucket/key}. JVM-wide on purpose: every file
+   * system instance has a manifest store of its own (Hadoop caches one per authority and user, and
+   * {@code FileContext}'s {@code CheckpointFs} and {@code FileSystem.newInstance} make more), and a root manifest,
+   * once there, is never removed by the file system, so one exclusive PUT per JVM and namespace is enough whichever
+   * instance sends it. (A test that replaces a bucket within one JVM uses a new bucket name.)
+   */
   private static final java.util.Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
 
   private Cached remember(String dirId, StoredBytes b, long now) throws IOException {

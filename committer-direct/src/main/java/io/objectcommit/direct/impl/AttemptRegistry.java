@@ -5,7 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The task attempts of this JVM that are writing, by attempt id: how the work file system, which Hadoop creates
- * and caches itself, finds the attempt that owns a path.
+ * and caches itself, finds the attempt that owns a path. JVM-wide on purpose: Hadoop instantiates that file system
+ * by reflection from a URI, with no way to hand it the committer's objects, so the JVM is the only scope the two
+ * share. Attempts unregister when they commit or abort.
  */
 public final class AttemptRegistry {
 

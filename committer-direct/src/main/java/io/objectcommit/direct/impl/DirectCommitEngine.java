@@ -7,6 +7,7 @@ import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.JobMarker;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.commit.CommitterStatistics;
@@ -58,7 +59,6 @@ public final class DirectCommitEngine {
 
   private final OutputLocation location;
   private final DirectCommitterOptions options;
-  private final StoreFactory stores;
   private final SpeculationGuard guard;
   private final String committerName;
 
@@ -69,7 +69,6 @@ public final class DirectCommitEngine {
   public DirectCommitEngine(Path outputPath, Configuration conf, String committerName, SpeculationGuard guard) {
     this.location = OutputLocation.of(outputPath);
     this.options = DirectCommitterOptions.from(conf, location.bucket());
-    this.stores = StoreFactory.from(options);
     this.guard = guard;
     this.committerName = committerName;
   }
@@ -144,7 +143,7 @@ public final class DirectCommitEngine {
     Configuration conf = task.getConfiguration();
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
     JobId id = JobId.resolve(conf, Objects.toString(task.getJobID(), null));
-    ObjectStore store = stores.open(location.bucket(), conf);
+    ObjectStore store = ObjectStores.open(location.bucket(), conf);
     try {
       // task records (exclusive create, compare-and-swap) and aborted uploads: docs/stores.md
       store.requireGuarantees(java.util.EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
@@ -216,7 +215,7 @@ public final class DirectCommitEngine {
     Configuration conf = job.getConfiguration();
     JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
     long start = System.currentTimeMillis();
-    try (ObjectStore store = stores.open(location.bucket(), conf)) {
+    try (ObjectStore store = ObjectStores.open(location.bucket(), conf)) {
       Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, id.id());
       Set<String> leftovers = new TreeSet<>();
       List<CommittedFile> files = new ArrayList<>();
@@ -275,7 +274,7 @@ public final class DirectCommitEngine {
   /** Deletes every file of the job that its task records account for, its {@code _SUCCESS} if any, and the records. */
   public void abortJob(JobContext job) throws IOException {
     JobId id = JobId.resolve(job.getConfiguration(), Objects.toString(job.getJobID(), null));
-    try (ObjectStore store = stores.open(location.bucket(), job.getConfiguration())) {
+    try (ObjectStore store = ObjectStores.open(location.bucket(), job.getConfiguration())) {
       int n = cleanup(store, id.id(), false);
       LOG.info("Job {} aborted: {} object(s) of it deleted from {}; store requests: {}", id, n, location,
           store.statistics().snapshot());
@@ -342,6 +341,6 @@ public final class DirectCommitEngine {
 
   /** Opens the destination's store (the cleanup command). */
   public ObjectStore openStore(Configuration conf) throws IOException {
-    return stores.open(location.bucket(), conf);
+    return ObjectStores.open(location.bucket(), conf);
   }
 }

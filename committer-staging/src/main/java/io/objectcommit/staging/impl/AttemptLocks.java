@@ -25,7 +25,11 @@ final class AttemptLocks {
   /** Suffix of an attempt directory's lock file: {@value}. */
   static final String SUFFIX = ".lock";
 
-  /** Locks held by this JVM, by attempt directory. */
+  /**
+   * Locks held by this JVM, by attempt directory. JVM-wide on purpose: an OS file lock belongs to the process (a
+   * second lock of the same file by the same JVM fails with {@link OverlappingFileLockException}), and the
+   * committer instances of one executor (one per task attempt) must see which attempt directories this JVM holds.
+   */
   private static final Map<File, FileLock> HELD = new ConcurrentHashMap<>();
 
   private AttemptLocks() {

@@ -31,6 +31,10 @@ final class LocalLeftovers {
   /** Scans for old job directories at most this often per disk and JVM: one hour. */
   static final long SCAN_INTERVAL_MS = 3_600_000L;
 
+  /**
+   * When each disk was last scanned for old job directories. JVM-wide on purpose: it bounds the scans of a disk to
+   * one an hour per executor, and each task attempt has a committer instance of its own.
+   */
   private static final Map<File, Long> LAST_SCAN = new ConcurrentHashMap<>();
 
   private final List<File> dirs;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.store.impl.client.S3ClientCache;
+import io.objectcommit.store.StoreContext;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.cluster.ClusterJobs.Committer;
 import io.objectcommit.testsupport.S3IntegrationTest;
@@ -110,7 +110,7 @@ class FailedJobResourcesIT {
         "spark.hadoop.fs.objectcommit.staging.buffer.dirs", stagingBuffer.toString(),
         "spark.hadoop.fs.objectcommit.direct.buffer.dir", directBuffer.toString()));
     List<String> history = new ArrayList<>();
-    int leasesBefore = S3ClientCache.leasesHeld();
+    int leasesBefore = StoreContext.jvm().leasesHeld();
     int firstThreads = -1;
     int poolBound = spark.sparkContext().hadoopConfiguration().getInt(Constants.MAXIMUM_CONNECTIONS,
         Constants.DEFAULT_MAXIMUM_CONNECTIONS);
@@ -125,7 +125,7 @@ class FailedJobResourcesIT {
         Thread.sleep(1000); // let the killed attempts' threads finish
         int threads = countedThreads();
         long connections = StoreConnections.establishedTo(port);
-        int leases = S3ClientCache.leasesHeld();
+        int leases = StoreContext.jvm().leasesHeld();
         history.add("job " + i + ": " + threads + " threads, " + connections + " connections, " + leases
             + " store leases");
         assertEquals(List.of(), CommitterClusterIT.leftovers(stagingBuffer), "staging buffer after failed job " + i);

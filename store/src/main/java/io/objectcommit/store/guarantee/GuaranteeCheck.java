@@ -25,18 +25,17 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Verifies the {@link StoreGuarantee}s against a store, through an {@link ObjectStore} whose conditional writes
- * are trusted ({@code conditional-writes=assume}, so that the check does not recurse into detection). Every
- * object it writes lives under one fresh prefix and is deleted at the end.
+ * Verifies the {@link StoreGuarantee}s against a store, through an {@link ObjectStore} that sends conditions as
+ * given (the S3 store without the guarantee policy around it, so that the check does not recurse into itself):
+ * a client of the public store interface, nothing more. Every object it writes lives under one fresh prefix and is
+ * deleted at the end.
  *
  * <p>Sequential guarantees cost a handful of requests each. The two atomicity guarantees race writers over rounds
  * ({@link GuaranteeRaces}: {@link #DEFAULT_ROUNDS} of exclusive creates, {@link #DEFAULT_CAS_ROUNDS} of
@@ -62,19 +61,19 @@ public final class GuaranteeCheck {
   /** Bytes each racing writer sends: a larger body keeps a check-then-write store's window open longer. */
   public static final int DEFAULT_RACE_BYTES = 0;
 
-  static final long IDLE_MS = 200;
-
   /**
-   * Threads of every check in this JVM: the sequential guarantees side by side, then each race's writers. Daemon
-   * threads, created when needed and ended {@value #IDLE_MS} ms after the check: a check runs once per bucket, so
-   * nothing of it lingers in a long-lived driver (FailedJobResourcesIT counts our threads after a session).
+   * The threads of one run: the sequential guarantees side by side, then each race's writers. Daemon threads,
+   * created when needed and ended with the run, so that nothing of a check outlives it (a check runs once per
+   * bucket in a long-lived driver; FailedJobResourcesIT counts our threads after a session) and no pool is kept
+   * between checks.
    */
-  static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_MS,
-      TimeUnit.MILLISECONDS, new SynchronousQueue<>(), r -> {
-        Thread t = new Thread(r, "objectcommit-guarantee-check");
-        t.setDaemon(true);
-        return t;
-      });
+  private static ExecutorService newThreads() {
+    return Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "objectcommit-guarantee-check");
+      t.setDaemon(true);
+      return t;
+    });
+  }
 
   private final ObjectStore store;
   private final String prefix;
@@ -128,11 +127,12 @@ public final class GuaranteeCheck {
     // other (two races at once change each other's timing and hide lost races: measured on S3Mock).
     List<Future<?>> running = new ArrayList<>();
     StringBuilder phases = new StringBuilder();
+    ExecutorService threads = newThreads();
     try {
       Map<StoreGuarantee, Future<Optional<String>>> results = new EnumMap<>(StoreGuarantee.class);
       for (StoreGuarantee g : StoreGuarantee.values()) {
         if (guarantees.contains(g) && !StoreGuarantees.isAtomicity(g)) {
-          Future<Optional<String>> f = POOL.submit(() -> check(g));
+          Future<Optional<String>> f = threads.submit(() -> check(g, threads));
           results.put(g, f);
           running.add(f);
         }
@@ -146,7 +146,7 @@ public final class GuaranteeCheck {
         if (guarantees.contains(g) && StoreGuarantees.isAtomicity(g)
             && !(stopAtFirstFailure && !failures.isEmpty())) {
           long t1 = System.nanoTime();
-          check(g).ifPresent(why -> failures.put(g, why));
+          check(g, threads).ifPresent(why -> failures.put(g, why));
           checked.add(g);
           phases.append(", ").append(g).append(' ').append(ms(t1)).append(" ms");
         }
@@ -155,6 +155,8 @@ public final class GuaranteeCheck {
       running.forEach(f -> f.cancel(true));
       cleanUp(e);
       throw e;
+    } finally {
+      threads.shutdownNow();
     }
     long t2 = System.nanoTime();
     cleanUp(null);
@@ -172,7 +174,7 @@ public final class GuaranteeCheck {
     return (System.nanoTime() - since) / 1_000_000;
   }
 
-  private Optional<String> check(StoreGuarantee g) throws IOException {
+  private Optional<String> check(StoreGuarantee g, ExecutorService threads) throws IOException {
     switch (g) {
       case IF_NONE_MATCH_PUT:
         return ifNoneMatch(false);
@@ -183,9 +185,9 @@ public final class GuaranteeCheck {
       case IF_MATCH_COMPLETE:
         return ifMatch(true);
       case ATOMIC_EXCLUSIVE_CREATE:
-        return races.exclusiveCreates();
+        return races.exclusiveCreates(threads);
       case ATOMIC_COMPARE_AND_SWAP:
-        return races.compareAndSwap();
+        return races.compareAndSwap(threads);
       case ABORT_KEEPS_EXISTING:
         return abortKeepsExisting();
       default:

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 
@@ -50,13 +51,17 @@ final class GuaranteeRaces {
     this.tracker = tracker;
   }
 
-  /** Each round, {@link #writers} exclusive creates of one fresh key race: exactly one must win. */
-  Optional<String> exclusiveCreates() throws IOException {
+  /**
+   * Each round, {@link #writers} exclusive creates of one fresh key race: exactly one must win.
+   *
+   * @param threads where the writers run (at least {@link #writers} at once)
+   */
+  Optional<String> exclusiveCreates(ExecutorService threads) throws IOException {
     int bad = 0;
     int worst = 1;
     for (int round = 0; round < rounds; round++) {
       String key = prefix + "race-create-" + round;
-      int winners = race(i -> {
+      int winners = race(threads, i -> {
         try {
           return tracker.tracked(key, () -> store.createExclusive(key, racePayload("writer " + i)));
         } catch (FileAlreadyExistsException lost) {
@@ -75,8 +80,10 @@ final class GuaranteeRaces {
   /**
    * Each round, {@link #writers} If-Match writes from one ETag race: exactly one must win. The next round races
    * from the winner's ETag (one unconditional PUT only where a round had no single winner).
+   *
+   * @param threads where the writers run (at least {@link #writers} at once)
    */
-  Optional<String> compareAndSwap() throws IOException {
+  Optional<String> compareAndSwap(ExecutorService threads) throws IOException {
     String key = prefix + "race-cas";
     int bad = 0;
     int worst = 1;
@@ -88,7 +95,7 @@ final class GuaranteeRaces {
       }
       String from = etag;
       int r = round;
-      List<ObjectInfo> won = race(i -> {
+      List<ObjectInfo> won = race(threads, i -> {
         try {
           return store.replaceIfMatch(key, racePayload("round " + r + " writer " + i), from);
         } catch (ObjectChangedException | FileNotFoundException lost) {
@@ -111,7 +118,7 @@ final class GuaranteeRaces {
   }
 
   /** Runs the writers released at once; returns what the winners wrote. */
-  private List<ObjectInfo> race(Attempt attempt) throws IOException {
+  private List<ObjectInfo> race(ExecutorService threads, Attempt attempt) throws IOException {
     CountDownLatch ready = new CountDownLatch(writers);
     CountDownLatch go = new CountDownLatch(1);
     List<Future<ObjectInfo>> results = new ArrayList<>();
@@ -122,7 +129,7 @@ final class GuaranteeRaces {
         go.await();
         return attempt.run(writer);
       };
-      results.add(GuaranteeCheck.POOL.submit(c));
+      results.add(threads.submit(c));
     }
     List<ObjectInfo> winners = new ArrayList<>();
     try {

@@ -16,7 +16,7 @@ import org.apache.hadoop.fs.PathIOException;
  * failure is the cause. The exception keeps the type callers branch on ({@link FileNotFoundException} for a
  * missing bucket, {@link AccessDeniedException} for 403, {@link PathIOException} for the rest).
  */
-public final class ProbeFailure {
+final class ProbeFailure {
 
   private ProbeFailure() {
   }
@@ -26,7 +26,7 @@ public final class ProbeFailure {
    * @param trigger the user's operation, e.g. {@code createExclusive s3://b/k}
    * @param where   the bucket and endpoint
    */
-  public static IOException describe(IOException first, String trigger, String bucket, String where) {
+  static IOException describe(IOException first, String trigger, String bucket, String where) {
     if (first instanceof InterruptedIOException) {
       return first;
     }

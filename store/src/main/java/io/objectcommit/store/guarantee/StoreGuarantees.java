@@ -1,9 +1,7 @@
 package io.objectcommit.store.guarantee;
 
-import io.objectcommit.store.impl.StoreOptions;
-
-import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.StoreConstants;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -15,18 +13,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the guarantee check found, per bucket and endpoint, for the life of the JVM: each guarantee is checked at
- * most once per bucket and endpoint, the first time a component asks for it; a component that asks for one that
- * failed is refused with a {@link StoreGuaranteeException}.
+ * What the guarantee check found, per bucket and endpoint: each guarantee is checked at most once per bucket and
+ * endpoint, the first time a component asks for it; a component that asks for one that failed is refused with a
+ * {@link StoreGuaranteeException}. Also remembers which emulation warnings were given.
+ *
+ * <p>One instance per {@code StoreContext}: the JVM's context holds the verdicts every store of the JVM shares
+ * (the Spark tasks and Hadoop file systems of one executor check a bucket once); a test makes its own context, or
+ * its own instance, and starts with nothing known. Thread-safe.
  */
 public final class StoreGuarantees {
 
   private static final Logger LOG = LoggerFactory.getLogger(StoreGuarantees.class);
-  private static final Map<String, Known> KNOWN = new ConcurrentHashMap<>();
 
-  /** Opens the store the check writes through, with conditional writes trusted (no recursion into detection). */
+  /**
+   * Opens the store the check writes through: one that sends conditions as given (no policy around it, so the
+   * check cannot recurse into itself), with statistics of its own (the check's requests are not counted in the
+   * statistics of the store that asked). Closed after the check.
+   */
   @FunctionalInterface
-  public interface AssumedStore {
+  public interface CheckStore {
     ObjectStore open() throws IOException;
   }
 
@@ -37,37 +42,41 @@ public final class StoreGuarantees {
     long millis;
   }
 
-  private StoreGuarantees() {
+  private final Map<String, Known> known = new ConcurrentHashMap<>();
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+  /** Nothing known yet. */
+  public StoreGuarantees() {
   }
 
   /**
    * Makes sure the store at {@code where} gives every guarantee in {@code needed}: checks those not checked yet
-   * (through a store from {@code assumed}, writing under {@code probePrefix}), then refuses if any failed.
+   * (through a store from {@code checkStore}, writing under {@code probePrefix}), then refuses if any failed.
    *
    * @param where bucket and endpoint, the cache key and the name used in messages
    * @param who the component asking, for the message
    * @throws StoreGuaranteeException naming the failed guarantees, the store and the remedy
    */
-  public static void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
-      AssumedStore assumed) throws IOException {
-    require(where, null, who, needed, probePrefix, assumed);
+  void require(String where, String who, Set<StoreGuarantee> needed, String probePrefix,
+      CheckStore checkStore) throws IOException {
+    require(where, null, who, needed, probePrefix, checkStore);
   }
 
   /**
-   * {@link #require(String, String, Set, String, AssumedStore)} for a known bucket, which the refusal carries.
+   * {@link #require(String, String, Set, String, CheckStore)} for a known bucket, which the refusal carries.
    *
    * @param bucket the bucket (null if unknown)
    */
-  public static void require(String where, String bucket, String who, Set<StoreGuarantee> needed,
-      String probePrefix, AssumedStore assumed) throws IOException {
-    Known k = KNOWN.computeIfAbsent(where, w -> new Known());
+  void require(String where, String bucket, String who, Set<StoreGuarantee> needed, String probePrefix,
+      CheckStore checkStore) throws IOException {
+    Known k = known.computeIfAbsent(where, w -> new Known());
     Map<StoreGuarantee, String> failed = new EnumMap<>(StoreGuarantee.class);
     synchronized (k) {
       Set<StoreGuarantee> missing = EnumSet.noneOf(StoreGuarantee.class);
       needed.stream().filter(g -> !k.checked.contains(g)).forEach(missing::add);
       // one guarantee known to fail is enough to refuse: the rest are not checked
       if (!missing.isEmpty() && needed.stream().noneMatch(k.failed::containsKey)) {
-        try (ObjectStore store = assumed.open()) {
+        try (ObjectStore store = checkStore.open()) {
           GuaranteeReport r = GuaranteeCheck.refusing(store, probePrefix).run(missing);
           k.checked.addAll(r.checked());
           k.failed.putAll(r.failures());
@@ -85,34 +94,19 @@ public final class StoreGuarantees {
   }
 
   /**
-   * {@link #require(String, String, String, Set, String, AssumedStore)} as the configured mode asks: {@code detect}
-   * checks, {@code assume} trusts the store, {@code emulate} warns once per component naming the concurrent uses
-   * that lose data, and refuses a component that relies on {@link StoreGuarantee#ATOMIC_COMPARE_AND_SWAP}: its
-   * writers race on one object in normal operation (tasks adding files to one {@code ckpt://} directory, attempts of
-   * one task declaring into one task record), which a HEAD before the write cannot make safe.
+   * With {@code emulate}: warns once per store and component naming the concurrent uses that lose data, and
+   * refuses a component that relies on {@link StoreGuarantee#ATOMIC_COMPARE_AND_SWAP}: its writers race on one
+   * object in normal operation (tasks adding files to one {@code ckpt://} directory, attempts of one task declaring
+   * into one task record), which a HEAD before the write cannot make safe.
    *
-   * @throws EmulationRefusedException with {@code emulate}, for a component that relies on compare-and-swap
+   * @throws EmulationRefusedException for a component that relies on compare-and-swap
    */
-  public static void require(StoreOptions options, String where, String bucket, String who,
-      Set<StoreGuarantee> needed, AssumedStore assumed) throws IOException {
-    switch (options.conditionalWrites()) {
-      case ASSUME:
-        return;
-      case EMULATE:
-        if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
-          throw emulationRefused(where, bucket, who);
-        }
-        warnEmulated(where, who, needed);
-        return;
-      default:
-        require(where, bucket, who, needed, options.probePrefix(), assumed);
+  void requireEmulatable(String where, String bucket, String who, Set<StoreGuarantee> needed)
+      throws EmulationRefusedException {
+    if (needed.contains(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)) {
+      throw emulationRefused(where, bucket, who);
     }
-  }
-
-  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
-
-  private static void warnEmulated(String where, String who, Set<StoreGuarantee> needed) {
-    if (!WARNED.add(where + "\n" + who)) {
+    if (!warned.add(where + "\n" + who)) {
       return;
     }
     StringBuilder risks = new StringBuilder();
@@ -126,6 +120,14 @@ public final class StoreGuarantees {
     }
   }
 
+  /** With {@code emulate}: the warning of a store whose capabilities are asked for, once per store. */
+  void warnEmulated(String where) {
+    if (warned.add(where)) {
+      LOG.warn("Conditional writes are EMULATED on {} ({}=emulate): HEAD then PUT, safe only with one writer"
+          + " per key", where, StoreConstants.CONDITIONAL_WRITES);
+    }
+  }
+
   static EmulationRefusedException emulationRefused(String where, String bucket, String who) {
     String msg = StoreConstants.CONDITIONAL_WRITES + "=emulate cannot keep " + who + " safe on " + where + ": it"
         + " relies on " + StoreGuarantee.ATOMIC_COMPARE_AND_SWAP + " (" + StoreGuarantee.ATOMIC_COMPARE_AND_SWAP
@@ -135,17 +137,6 @@ public final class StoreGuarantees {
         + " assume only for a store you have verified yourself.";
     LOG.error(msg);
     return new EmulationRefusedException(bucket == null ? where : "s3://" + bucket + "/", msg, who);
-  }
-
-  /** The guarantees known to fail on {@code where} so far (for reports and tests). */
-  public static Map<StoreGuarantee, String> knownFailures(String where) {
-    Known k = KNOWN.get(where);
-    if (k == null) {
-      return Map.of();
-    }
-    synchronized (k) {
-      return Map.copyOf(k.failed);
-    }
   }
 
   static StoreGuaranteeException refusal(String where, String bucket, String who,
@@ -167,11 +158,5 @@ public final class StoreGuarantees {
   /** Whether {@code g} is about racing writers (cannot be emulated with a HEAD before the write). */
   static boolean isAtomicity(StoreGuarantee g) {
     return g == StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE || g == StoreGuarantee.ATOMIC_COMPARE_AND_SWAP;
-  }
-
-  /** Forgets what was checked (tests). */
-  public static void reset() {
-    KNOWN.clear();
-    WARNED.clear();
   }
 }

@@ -11,21 +11,21 @@ import org.apache.hadoop.fs.PathIOException;
  * bucket's endpoint and, for the errors users can fix, what to check. Never includes credentials: the SDK's
  * messages carry status, error code and request id only.
  */
-public final class ErrorTranslation {
+final class ErrorTranslation {
 
   private final String where;
 
   /** @param where the bucket and endpoint, e.g. {@code bucket 'b' at endpoint http://127.0.0.1:4566} */
-  public ErrorTranslation(String where) {
+  ErrorTranslation(String where) {
     this.where = where;
   }
 
-  public String where() {
+  String where() {
     return where;
   }
 
   /** The exception for a request that failed for good after {@code attempts + 1} attempts. */
-  public IOException translate(String op, String path, RequestFailure e, int attempts) {
+  IOException translate(String op, String path, RequestFailure e, int attempts) {
     String tries = attempts > 0 ? " (after " + (attempts + 1) + " attempts)" : "";
     IOException result;
     if (e.network() == RequestFailure.Network.NONE) {

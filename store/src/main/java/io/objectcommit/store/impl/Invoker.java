@@ -15,13 +15,13 @@ import org.slf4j.LoggerFactory;
  * {@link StoreStatistics} under the operation's name; retries apart by kind (throttled, or transient: the
  * {@link RetryPolicy} kinds TRANSIENT and CONNECT).
  */
-public final class Invoker {
+final class Invoker {
 
   private static final Logger LOG = LoggerFactory.getLogger(Invoker.class);
 
   /** One attempt of a request; {@code attempt} is 0 for the first. */
   @FunctionalInterface
-  public interface Call<T> {
+  interface Call<T> {
     T run(int attempt) throws IOException;
   }
 
@@ -31,13 +31,13 @@ public final class Invoker {
    * Returns a result to report success, or null to let the failure be translated and thrown.
    */
   @FunctionalInterface
-  public interface FailureHandler<T> {
+  interface FailureHandler<T> {
     T onFailure(RequestFailure e, int attempt) throws IOException;
   }
 
   /** Sleeps between retries; replaced in tests. */
   @FunctionalInterface
-  public interface Sleeper {
+  interface Sleeper {
     void sleep(long ms) throws InterruptedException;
   }
 
@@ -46,18 +46,18 @@ public final class Invoker {
   private final ErrorTranslation errors;
   private final Sleeper sleeper;
 
-  public Invoker(RetryPolicy policy, StoreStatistics statistics, ErrorTranslation errors, Sleeper sleeper) {
+  Invoker(RetryPolicy policy, StoreStatistics statistics, ErrorTranslation errors, Sleeper sleeper) {
     this.policy = policy;
     this.statistics = statistics;
     this.errors = errors;
     this.sleeper = sleeper;
   }
 
-  public <T> T invoke(String op, String path, Call<T> call) throws IOException {
+  <T> T invoke(String op, String path, Call<T> call) throws IOException {
     return invoke(op, path, call, null);
   }
 
-  public <T> T invoke(String op, String path, Call<T> call, FailureHandler<T> handler) throws IOException {
+  <T> T invoke(String op, String path, Call<T> call, FailureHandler<T> handler) throws IOException {
     Map<RetryPolicy.Kind, Integer> retries = new EnumMap<>(RetryPolicy.Kind.class);
     for (int attempt = 0; ; attempt++) {
       long t0 = System.nanoTime();
@@ -96,11 +96,11 @@ public final class Invoker {
     }
   }
 
-  public StoreStatistics statistics() {
+  StoreStatistics statistics() {
     return statistics;
   }
 
-  public ErrorTranslation errors() {
+  ErrorTranslation errors() {
     return errors;
   }
 

@@ -91,8 +91,7 @@ final class MultipartWriter {
         }
       }
       if (refused && condition.isConditional()) {
-        IOException r = WriteConditions.refusal(path, "complete multipart upload", condition,
-            e.isStatus(404));
+        IOException r = condition.refusedAt(path, "complete multipart upload", e.isStatus(404));
         r.initCause(e);
         throw r;
       }

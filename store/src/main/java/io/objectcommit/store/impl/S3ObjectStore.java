@@ -10,9 +10,6 @@ import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
-import io.objectcommit.store.guarantee.StoreGuarantee;
-import java.util.EnumSet;
-import java.util.Set;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
@@ -37,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * done by the {@link Invoker}; conditional writes by {@link ConditionalWrites}; large and multipart uploads by
  * {@link MultipartWriter}. Requests flow one way: this class, then those two, then {@link S3Requests} (one request
  * through the invoker), then the SDK binding; nothing below calls back up. Thread-safe.
+ *
+ * <p>Conditions are sent as given and trusted ({@link #capabilities()} answers ASSUMED;
+ * {@link #requireGuarantees} is the interface's default): whether the store honours them is decided above this
+ * class, by the guarantee policy that {@code ObjectStores.open} wraps around it ({@code guarantee.GuardedObjectStore}),
+ * which checks the store through another instance of this class.
  */
 public final class S3ObjectStore implements ObjectStore {
 
@@ -49,27 +51,25 @@ public final class S3ObjectStore implements ObjectStore {
   private final ConditionalWrites conditional;
   private final MultipartWriter multipart;
   private final Closeable onClose;
-  private final S3Calls client;
-  private final String where;
-  private final Invoker.Sleeper sleeper;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
    * @param where   the bucket and endpoint for messages, never credentials
    * @param onClose released on {@link #close()} (the client's cache lease)
    */
-  public S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose,
+  public S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose) {
+    this(bucket, client, options, where, onClose, Thread::sleep);
+  }
+
+  /** @param sleeper waits between retries (tests replace it) */
+  S3ObjectStore(String bucket, S3Calls client, StoreOptions options, String where, Closeable onClose,
       Invoker.Sleeper sleeper) {
     this.bucket = bucket;
     this.options = options;
     this.onClose = onClose;
-    this.client = client;
-    this.where = where;
-    this.sleeper = sleeper;
     Invoker invoker = new Invoker(options.retryPolicy(), statistics, new ErrorTranslation(where), sleeper);
     this.requests = new S3Requests(bucket, client, invoker);
-    this.conditional = new ConditionalWrites(requests, options, () -> new S3ObjectStore(bucket, client,
-        options.withConditionalWrites(StoreOptions.ConditionalWritesMode.ASSUME), where, () -> { }, sleeper));
+    this.conditional = new ConditionalWrites(requests);
     this.multipart = new MultipartWriter(requests, options);
   }
 
@@ -83,22 +83,19 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException {
     checkOpen();
-    WriteCondition effective = conditional.prepare(key, condition, WriteConditions.operationName(condition));
     Payload p = payload;
     if (p instanceof Payload.StreamPayload) {
       // Buffer up to the threshold: decides single PUT vs multipart, and makes a single PUT repeatable.
       BufferedStart start = BufferedStart.read(p.open(), options.multipartThreshold());
       if (start.complete()) {
-        return conditional.put(key, Payload.of(start.buffer(), 0, start.length()), effective);
+        return conditional.put(key, Payload.of(start.buffer(), 0, start.length()), condition);
       }
-      requireConditionalCompletion(effective);
-      return multipart.upload(key, start, p.open(), effective);
+      return multipart.upload(key, start, p.open(), condition);
     }
     if (p.length() < options.multipartThreshold()) {
-      return conditional.put(key, p, effective);
+      return conditional.put(key, p, condition);
     }
-    requireConditionalCompletion(effective);
-    return multipart.upload(key, p, effective);
+    return multipart.upload(key, p, condition);
   }
 
   // ------------------------------------------------------------------------------------------------- reads
@@ -196,9 +193,7 @@ public final class S3ObjectStore implements ObjectStore {
   public ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts,
       WriteCondition condition) throws IOException {
     checkOpen();
-    WriteCondition effective = conditional.prepare(upload.key(), condition, "completeMultipartUpload");
-    requireConditionalCompletion(effective);
-    return multipart.complete(upload, parts, effective);
+    return multipart.complete(upload, parts, condition);
   }
 
   @Override
@@ -215,30 +210,11 @@ public final class S3ObjectStore implements ObjectStore {
 
   // -------------------------------------------------------------------------------------------------- misc
 
-  @Override
-  public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
-    checkOpen();
-    conditional.require(needed, component, component);
-  }
-
-  /** A conditional multipart completion is sent only where the store honours that condition on completion. */
-  private void requireConditionalCompletion(WriteCondition c) throws IOException {
-    if (c.isConditional()) {
-      requireGuarantees(EnumSet.of(c.kind() == WriteCondition.Kind.IF_ABSENT ? StoreGuarantee.IF_NONE_MATCH_COMPLETE
-          : StoreGuarantee.IF_MATCH_COMPLETE), "a conditional multipart write");
-    }
-  }
-
+  /** Conditions are sent as given and trusted: ASSUMED, without a request. */
   @Override
   public StoreCapabilities capabilities() throws IOException {
     checkOpen();
-    return conditional.capabilities("capabilities s3://" + bucket + "/");
-  }
-
-  @Override
-  public StoreCapabilities capabilities(String operation) throws IOException {
-    checkOpen();
-    return conditional.capabilities(operation);
+    return new StoreCapabilities(StoreCapabilities.ConditionalWrites.ASSUMED);
   }
 
   @Override

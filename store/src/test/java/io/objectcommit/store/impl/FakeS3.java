@@ -14,13 +14,14 @@ import java.util.Map;
 
 /**
  * A scripted {@link AmazonS3} for unit tests: for each SDK method name, a queue of answers (a value, or an
- * exception to throw); the last answer repeats. Records every call with its arguments. No network.
+ * exception to throw); the last answer repeats. Records every call with its arguments. No network. Public for the
+ * tests of the guarantee policy, which run it behind the S3 store.
  */
-final class FakeS3 implements InvocationHandler {
+public final class FakeS3 implements InvocationHandler {
 
   /** One answer: compute a result from the call's arguments, or throw. */
   @FunctionalInterface
-  interface Answer {
+  public interface Answer {
     Object answer(Object[] args) throws Exception;
   }
 
@@ -38,12 +39,12 @@ final class FakeS3 implements InvocationHandler {
   private final Map<String, Deque<Answer>> script = new HashMap<>();
   final List<Call> calls = new ArrayList<>();
 
-  AmazonS3 client() {
+  public AmazonS3 client() {
     return (AmazonS3) Proxy.newProxyInstance(AmazonS3.class.getClassLoader(), new Class<?>[] {AmazonS3.class}, this);
   }
 
   /** Queues answers for a method; the last one repeats. */
-  FakeS3 on(String method, Answer... answers) {
+  public FakeS3 on(String method, Answer... answers) {
     Deque<Answer> q = script.computeIfAbsent(method, m -> new ArrayDeque<>());
     for (Answer a : answers) {
       q.addLast(a);
@@ -52,22 +53,22 @@ final class FakeS3 implements InvocationHandler {
   }
 
   /** Replaces the answers of a method. */
-  FakeS3 replace(String method, Answer... answers) {
+  public FakeS3 replace(String method, Answer... answers) {
     script.remove(method);
     return on(method, answers);
   }
 
-  static Answer value(Object v) {
+  public static Answer value(Object v) {
     return args -> v;
   }
 
-  static Answer fail(int status, String code) {
+  public static Answer fail(int status, String code) {
     return args -> {
       throw serviceError(status, code);
     };
   }
 
-  static Answer fail(RuntimeException e) {
+  public static Answer fail(RuntimeException e) {
     return args -> {
       throw e;
     };
@@ -81,11 +82,11 @@ final class FakeS3 implements InvocationHandler {
     return e;
   }
 
-  long count(String method) {
+  public long count(String method) {
     return calls.stream().filter(c -> c.method.equals(method)).count();
   }
 
-  <T> List<T> requests(String method, Class<T> type) {
+  public <T> List<T> requests(String method, Class<T> type) {
     List<T> out = new ArrayList<>();
     for (Call c : calls) {
       if (c.method.equals(method) && c.args != null && c.args.length > 0 && type.isInstance(c.args[0])) {

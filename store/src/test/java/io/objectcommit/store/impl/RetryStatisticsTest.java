@@ -29,8 +29,7 @@ class RetryStatisticsTest {
   private final FakeS3 s3 = new FakeS3();
 
   private S3ObjectStore store() {
-    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 * MIB, 5 * MIB,
-        StoreOptions.ConditionalWritesMode.ASSUME, ".objectcommit/probe/");
+    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 * MIB, 5 * MIB);
     return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, "bucket 'test-bucket'",
         () -> { }, ms -> { });
   }

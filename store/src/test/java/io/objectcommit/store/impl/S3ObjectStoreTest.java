@@ -6,8 +6,6 @@ import io.objectcommit.store.impl.v1.V1Calls;
 import static io.objectcommit.store.impl.FakeS3.fail;
 import static io.objectcommit.store.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,7 +22,6 @@ import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import com.amazonaws.services.s3.model.UploadPartRequest;
 import com.amazonaws.services.s3.model.UploadPartResult;
-import io.objectcommit.store.ConditionalWritesUnsupportedException;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.Payload;
@@ -44,7 +41,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.PathIOException;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The store's retry, error and conditional-write logic against a scripted S3 client (no network). */
@@ -56,19 +52,10 @@ class S3ObjectStoreTest {
   private final FakeS3 s3 = new FakeS3();
   private final List<Long> sleeps = new ArrayList<>();
 
-  @BeforeEach
-  void forgetProbes() {
-    ConditionalWrites.resetProbes();
-  }
-
-  private S3ObjectStore store(StoreOptions.ConditionalWritesMode mode) {
-    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB, mode,
-        ".objectcommit/probe/");
-    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { }, sleeps::add);
-  }
-
   private S3ObjectStore store() {
-    return store(StoreOptions.ConditionalWritesMode.ASSUME);
+    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB);
+    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o,
+        WHERE, () -> { }, sleeps::add);
   }
 
   private static PutObjectResult putResult(String etag) {
@@ -320,55 +307,20 @@ class S3ObjectStoreTest {
   }
 
   @Test
-  void emulatedExclusiveCreateChecksWithHeadAndWritesUnconditionally() throws Exception {
-    s3.on("getObjectMetadata", value(metadata("\"e\"", null)));
-    S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.EMULATE);
-    assertThrows(FileAlreadyExistsException.class, () -> store.createExclusive("k", Payload.of(new byte[1])));
-    assertEquals(0, s3.count("putObject"));
-
-    s3.replace("getObjectMetadata", fail(404, "404 Not Found"));
-    s3.on("headBucket", value(new HeadBucketResult()));
-    s3.on("putObject", value(putResult("e2")));
-    store.createExclusive("k2", Payload.of(new byte[1]));
-    assertNull(s3.requests("putObject", PutObjectRequest.class).get(0).getCustomRequestHeaders(),
-        "no If-None-Match header in emulation");
-    assertEquals(StoreCapabilities.ConditionalWrites.EMULATED, store.capabilities().conditionalWrites());
-  }
-
-  @Test
-  void detectionRefusesAStoreThatIgnoresConditionalWritesAndRemembersIt() {
+  void conditionsAreSentAsGivenAndTrusted() throws Exception {
     s3.on("putObject", value(putResult("e")));
-    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
-    S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
-    ConditionalWritesUnsupportedException e = assertThrows(ConditionalWritesUnsupportedException.class,
-        () -> store.createExclusive("k", Payload.of(new byte[1])));
-    assertTrue(e.getMessage().contains("http://fake.invalid:1"), e.getMessage());
-    assertTrue(e.getMessage().contains("fs.objectcommit.conditional-writes=emulate"), e.getMessage());
-    assertEquals(2, s3.count("putObject"), "two probe PUTs, and not the write itself");
-    assertEquals(1, s3.count("deleteObjects"), "the probe object is removed");
-    assertThrows(ConditionalWritesUnsupportedException.class,
-        () -> store(StoreOptions.ConditionalWritesMode.DETECT).createExclusive("k", Payload.of(new byte[1])));
-    assertEquals(2, s3.count("putObject"), "probed once per bucket and endpoint");
-  }
-
-  @Test
-  void detectionVerifiesAConformingStoreOnce() throws Exception {
-    s3.on("putObject", value(putResult("p1")), fail(412, "PreconditionFailed"), value(putResult("real")));
-    s3.on("getObject", ConditionalWritesProbeTest.checkObjectUnchanged());
-    s3.on("deleteObjects", value(new DeleteObjectsResult(List.of())));
-    S3ObjectStore store = store(StoreOptions.ConditionalWritesMode.DETECT);
-    assertEquals("real", store.createExclusive("k", Payload.of(new byte[1])).etag());
-    assertEquals(StoreCapabilities.ConditionalWrites.VERIFIED, store.capabilities().conditionalWrites());
-    assertEquals(3, s3.count("putObject"));
-    assertEquals(1, s3.count("getObject"), "the check's one GET");
-    assertFalse(s3.requests("putObject", PutObjectRequest.class).get(0).getKey().equals("k"));
+    S3ObjectStore store = store();
+    assertEquals(StoreCapabilities.ConditionalWrites.ASSUMED, store.capabilities().conditionalWrites());
+    store.createExclusive("k", Payload.of(new byte[1]));
+    assertEquals(1, s3.count("putObject"), "the write itself, no check");
+    assertEquals("*", s3.requests("putObject", PutObjectRequest.class).get(0).getCustomRequestHeaders()
+        .get("If-None-Match"));
   }
 
   @Test
   void anInterruptDuringBackoffStopsTheRetries() {
     s3.on("putObject", fail(503, "SlowDown"));
-    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB,
-        StoreOptions.ConditionalWritesMode.ASSUME, "p/");
+    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 100, 1_000), 5 * MIB, 5 * MIB);
     S3ObjectStore store = new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { },
         ms -> {
           throw new InterruptedException();

@@ -20,8 +20,6 @@ class StoreOptionsTest {
     StoreOptions o = StoreOptions.from(new ConfigReader(conf(), "b"));
     assertEquals(StoreConstants.MULTIPART_SIZE_DEFAULT, o.multipartSize());
     assertEquals(StoreConstants.MULTIPART_THRESHOLD_DEFAULT, o.multipartThreshold());
-    assertEquals(StoreOptions.ConditionalWritesMode.DETECT, o.conditionalWrites());
-    assertEquals(".objectcommit/probe/", o.probePrefix());
     assertTrue(o.retryPolicy().shouldRetry(RetryPolicy.Kind.TRANSIENT, StoreConstants.RETRY_LIMIT_DEFAULT - 1));
     assertTrue(!o.retryPolicy().shouldRetry(RetryPolicy.Kind.TRANSIENT, StoreConstants.RETRY_LIMIT_DEFAULT));
   }
@@ -31,15 +29,11 @@ class StoreOptionsTest {
     Configuration c = conf();
     c.set("fs.s3a.multipart.size", "8M");
     c.set("fs.s3a.bucket.special.multipart.size", "16m");
-    c.set("fs.objectcommit.conditional-writes", "ASSUME");
-    c.set("fs.objectcommit.bucket.special.conditional-writes", "emulate");
     c.set("fs.objectcommit.retry.interval", "2s");
     StoreOptions plain = StoreOptions.from(new ConfigReader(c, "plain"));
     StoreOptions special = StoreOptions.from(new ConfigReader(c, "special"));
     assertEquals(8L << 20, plain.multipartSize());
     assertEquals(16L << 20, special.multipartSize());
-    assertEquals(StoreOptions.ConditionalWritesMode.ASSUME, plain.conditionalWrites());
-    assertEquals(StoreOptions.ConditionalWritesMode.EMULATE, special.conditionalWrites());
     assertEquals(2000, plain.retryPolicy().backoffMs(0, () -> 0.99999999));
   }
 
@@ -50,7 +44,6 @@ class StoreOptionsTest {
     assertBad("fs.objectcommit.retry.interval", "soon", "fs.objectcommit.retry.interval");
     assertBad("fs.s3a.multipart.size", "1M", "fs.s3a.multipart.size");
     assertBad("fs.s3a.multipart.size", "lots", "fs.s3a.multipart.size");
-    assertBad("fs.objectcommit.conditional-writes", "maybe", "fs.objectcommit.conditional-writes");
     assertBad("fs.objectcommit.bucket.b.retry.limit", "x", "fs.objectcommit.bucket.b.retry.limit");
   }
 

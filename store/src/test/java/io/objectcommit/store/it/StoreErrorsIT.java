@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
+import io.objectcommit.store.StoreContext;
 import io.objectcommit.store.WriteCondition;
-import io.objectcommit.store.impl.client.S3ClientCache;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
@@ -144,24 +144,26 @@ abstract class StoreErrorsIT {
 
   @Test
   void storesOfTheSameSettingsShareOneClient(S3TestBucket bucket) throws Exception {
-    Configuration conf = S3ObjectStoreIT.conf(bucket);
-    int leases = S3ClientCache.leasesHeld();
-    try (ObjectStore a = sdk().open(bucket.name(), conf)) {
-      long builtAfterFirst = S3ClientCache.clientsBuilt();
-      try (ObjectStore b = sdk().open(bucket.name(), new Configuration(conf))) {
-        assertEquals(builtAfterFirst, S3ClientCache.clientsBuilt(), "the second store built no client of its own");
-        assertEquals(leases + 2, S3ClientCache.leasesHeld(), "one lease per open store");
+    Configuration conf = sdk().on(S3ObjectStoreIT.conf(bucket));
+    StoreContext context = new StoreContext(); // its own clients: counted from zero
+    long jvmClients = StoreContext.jvm().clientsBuilt();
+    try (ObjectStore a = context.open(bucket.name(), conf)) {
+      assertEquals(1, context.clientsBuilt());
+      try (ObjectStore b = context.open(bucket.name(), new Configuration(conf))) {
+        assertEquals(1, context.clientsBuilt(), "the second store built no client of its own");
+        assertEquals(2, context.leasesHeld(), "one lease per open store");
         a.put(bucket.key("shared"), Payload.of(new byte[] {1}), WriteCondition.none());
         assertTrue(b.head(bucket.key("shared")).isPresent());
       }
-      assertEquals(leases + 1, S3ClientCache.leasesHeld(), "a closed store's lease released");
+      assertEquals(1, context.leasesHeld(), "a closed store's lease released");
     }
-    assertEquals(leases, S3ClientCache.leasesHeld(), "every lease released");
-    Configuration other = S3ObjectStoreIT.conf(bucket);
+    assertEquals(0, context.leasesHeld(), "every lease released");
+    assertEquals(0, context.clientsAlive(), "the last lease shut the client down");
+    Configuration other = sdk().on(S3ObjectStoreIT.conf(bucket));
     other.set("fs.s3a.connection.maximum", "7");
-    long before = S3ClientCache.clientsBuilt();
-    try (ObjectStore c = sdk().open(bucket.name(), other)) {
-      assertEquals(before + 1, S3ClientCache.clientsBuilt(), "other settings: another client (the count can fail)");
+    try (ObjectStore c = context.open(bucket.name(), other)) {
+      assertEquals(2, context.clientsBuilt(), "other settings: another client");
     }
+    assertEquals(jvmClients, StoreContext.jvm().clientsBuilt(), "the JVM's context was not used");
   }
 }

@@ -52,16 +52,22 @@ import org.apache.hadoop.conf.Configuration;
  * keys from listings. Thread-safe.
  *
  * <p>Several stores may share one bucket: {@link #register(String)} creates a bucket in a static registry and
- * {@link #open(String, Configuration)} (the signature of {@code ObjectStores.open}) opens further stores on it,
- * for code that opens its stores through a factory. Each store has its own {@link #statistics()} and closed
- * state, like real stores sharing a client; {@link #counts()}, faults, listing visibility and the clock belong
- * to the bucket.
+ * {@link #open(String, Configuration)} opens further stores on it: what {@code ObjectStores.open} returns to a
+ * component under test when the configuration names {@link InMemoryStoreFactory}. Each store has its own
+ * {@link #statistics()} and closed state, like real stores sharing a client; {@link #counts()}, faults, listing
+ * visibility and the clock belong to the bucket.
  *
  * <p>Differences from the real store: injected faults are thrown as they are (the real store would have retried
  * a transient failure first); {@link #capabilities()} answers VERIFIED without a probe; there is no encryption.
  */
 public final class InMemoryObjectStore implements ObjectStore {
 
+  /**
+   * The registered buckets, by name. Static because the components under test open their stores through a factory
+   * the configuration names ({@link InMemoryStoreFactory}, made by reflection), which can reach a test's bucket
+   * only by its name. Nothing needs resetting: a test registers a fresh bucket under its own name, replacing any
+   * earlier one of that name.
+   */
   private static final Map<String, InMemoryBucket> REGISTRY = new ConcurrentHashMap<>();
 
   private final InMemoryBucket bucket;
@@ -106,7 +112,7 @@ public final class InMemoryObjectStore implements ObjectStore {
 
   /**
    * A new store on a {@link #register registered} bucket, configured from conf as {@code ObjectStores.open} would
-   * be: what a test's store factory returns.
+   * be: what {@link InMemoryStoreFactory} returns.
    *
    * @throws FileNotFoundException if no bucket of that name is registered
    */

@@ -96,19 +96,17 @@ public final class CredentialProviders {
     }
   }
 
-  private static final Map<String, BuiltIn> BUILT_IN = new HashMap<>();
-
-  static {
-    BUILT_IN.put(S3A_TEMPORARY, BuiltIn.TEMPORARY);
-    BUILT_IN.put(S3A_SIMPLE, BuiltIn.SIMPLE);
-    BUILT_IN.put(SDK_ENVIRONMENT, BuiltIn.ENVIRONMENT);
-    BUILT_IN.put(V2_ENVIRONMENT, BuiltIn.ENVIRONMENT);
-    BUILT_IN.put(S3A_IAM, BuiltIn.INSTANCE);
-    BUILT_IN.put(SDK_INSTANCE, BuiltIn.INSTANCE);
-    BUILT_IN.put(SDK_CONTAINER_WRAPPER, BuiltIn.INSTANCE);
-    BUILT_IN.put(S3A_ANONYMOUS, BuiltIn.ANONYMOUS);
-    BUILT_IN.put(SDK_ANONYMOUS, BuiltIn.ANONYMOUS);
-  }
+  /** Our providers by the class names that stand for them (a constant table). */
+  private static final Map<String, BuiltIn> BUILT_IN = Map.of(
+      S3A_TEMPORARY, BuiltIn.TEMPORARY,
+      S3A_SIMPLE, BuiltIn.SIMPLE,
+      SDK_ENVIRONMENT, BuiltIn.ENVIRONMENT,
+      V2_ENVIRONMENT, BuiltIn.ENVIRONMENT,
+      S3A_IAM, BuiltIn.INSTANCE,
+      SDK_INSTANCE, BuiltIn.INSTANCE,
+      SDK_CONTAINER_WRAPPER, BuiltIn.INSTANCE,
+      S3A_ANONYMOUS, BuiltIn.ANONYMOUS,
+      SDK_ANONYMOUS, BuiltIn.ANONYMOUS);
 
   private CredentialProviders() {
   }

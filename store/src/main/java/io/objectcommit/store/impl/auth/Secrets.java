@@ -22,6 +22,11 @@ import org.apache.hadoop.security.alias.CredentialProviderFactory;
  */
 public final class Secrets {
 
+  /**
+   * The key of the hash that stands for secrets in cache keys: random, drawn once when the class loads and never
+   * changed, so that hashes of equal secrets are equal for the life of the JVM (client caches of every context
+   * compare them) and worthless outside it. Written once, not state shared between stores.
+   */
   private static final byte[] HASH_KEY = new byte[32];
 
   static {

@@ -9,18 +9,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The S3 clients of this JVM, one per {@link S3ClientSettings#cacheKey()} (bucket and effective configuration)
- * and {@link SdkBinding} (SDK v1 or v2), reference counted: {@link #acquire} builds the client or shares the existing one, and the client is shut down
- * when the last {@link Lease} is closed. A later {@link #acquire} then builds a new one. Thread-safe.
+ * The S3 clients of one store context, one per {@link S3ClientSettings#cacheKey()} (bucket and effective
+ * configuration) and {@link SdkBinding} (SDK v1 or v2), reference counted: {@link #acquire} builds the client or
+ * shares the existing one, and the client is shut down when the last {@link Lease} is closed. A later
+ * {@link #acquire} then builds a new one. The JVM's context holds the cache every store of the JVM shares; a test
+ * may hold its own. Thread-safe.
  */
 public final class S3ClientCache {
 
   private static final Logger LOG = LoggerFactory.getLogger(S3ClientCache.class);
 
-  private static final Map<String, Entry> CLIENTS = new HashMap<>();
-  private static long built;
+  private final Map<String, Entry> clients = new HashMap<>();
+  private long built;
 
-  private S3ClientCache() {
+  /** An empty cache. */
+  public S3ClientCache() {
   }
 
   /**
@@ -28,25 +31,25 @@ public final class S3ClientCache {
    *
    * @throws IllegalArgumentException when the client cannot be built (see {@link SdkBinding#newClient})
    */
-  public static Lease acquire(S3ClientSettings settings, SdkBinding binding) {
+  public Lease acquire(S3ClientSettings settings, SdkBinding binding) {
     String key = settings.cacheKey() + "\nsdk=" + binding.name();
-    synchronized (CLIENTS) {
-      Entry e = CLIENTS.get(key);
+    synchronized (clients) {
+      Entry e = clients.get(key);
       if (e == null) {
         e = new Entry(key, settings.describe() + " (SDK " + binding.name() + ")", binding, settings,
             binding.newClient(settings));
-        CLIENTS.put(key, e);
+        clients.put(key, e);
         built++;
         LOG.debug("created S3 client for {}", e.description);
       }
       e.leases++;
-      return new Lease(e);
+      return new Lease(this, e);
     }
   }
 
-  /** Number of clients built since this JVM started (for tests and diagnostics). */
-  public static long clientsBuilt() {
-    synchronized (CLIENTS) {
+  /** Number of clients this cache built (for tests and diagnostics). */
+  public long clientsBuilt() {
+    synchronized (clients) {
       return built;
     }
   }
@@ -55,25 +58,25 @@ public final class S3ClientCache {
    * Leases held now over every client: one per open {@link io.objectcommit.store.ObjectStore} (for tests and
    * diagnostics: a store never closed stays counted here, and keeps its client and connections alive).
    */
-  public static int leasesHeld() {
-    synchronized (CLIENTS) {
-      return CLIENTS.values().stream().mapToInt(e -> e.leases).sum();
+  public int leasesHeld() {
+    synchronized (clients) {
+      return clients.values().stream().mapToInt(e -> e.leases).sum();
     }
   }
 
   /** Number of clients alive (for tests and diagnostics). */
-  public static int size() {
-    synchronized (CLIENTS) {
-      return CLIENTS.size();
+  public int size() {
+    synchronized (clients) {
+      return clients.size();
     }
   }
 
-  private static void release(Entry e) {
-    synchronized (CLIENTS) {
+  private void release(Entry e) {
+    synchronized (clients) {
       if (--e.leases > 0) {
         return;
       }
-      CLIENTS.remove(e.key, e);
+      clients.remove(e.key, e);
     }
     LOG.debug("shutting down S3 client for {}", e.description);
     e.binding.shutdown(e.client);
@@ -99,10 +102,12 @@ public final class S3ClientCache {
   /** One user's hold on a shared client. {@link #close()} is idempotent. */
   public static final class Lease implements AutoCloseable {
 
+    private final S3ClientCache cache;
     private final Entry entry;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Lease(Entry entry) {
+    private Lease(S3ClientCache cache, Entry entry) {
+      this.cache = cache;
       this.entry = entry;
     }
 
@@ -123,7 +128,7 @@ public final class S3ClientCache {
     @Override
     public void close() {
       if (closed.compareAndSet(false, true)) {
-        release(entry);
+        cache.release(entry);
       }
     }
 

@@ -135,7 +135,8 @@ public final class S3ClientSettings {
   }
 
   /**
-   * Reads and validates the settings of {@code bucket}.
+   * Reads and validates the settings of {@code bucket} alone (the client's own tests and tools; a store reads them
+   * as part of its whole configuration, {@link #from(ConfigReader)}).
    *
    * @throws IllegalArgumentException for a bad value, naming the key (and the bucket, for the endpoint)
    * @throws IOException when a Hadoop credential provider cannot be read
@@ -145,7 +146,22 @@ public final class S3ClientSettings {
     if (bucket == null || bucket.isEmpty()) {
       throw new IllegalArgumentException("No bucket name given");
     }
-    ConfigReader r = new ConfigReader(conf, bucket);
+    return from(new ConfigReader(conf, bucket));
+  }
+
+  /**
+   * Reads and validates the settings of the reader's bucket: the part of a store's configuration that the
+   * store's whole configuration ({@code StoreConfig}) reads through its one reader.
+   *
+   * @throws IllegalArgumentException for a bad value, naming the key (and the bucket, for the endpoint)
+   * @throws IOException when a Hadoop credential provider cannot be read
+   */
+  public static S3ClientSettings from(ConfigReader r) throws IOException {
+    String bucket = r.bucket();
+    if (bucket.isEmpty()) {
+      throw new IllegalArgumentException("No bucket name given");
+    }
+    Configuration conf = r.configuration();
     Secrets secrets = new Secrets(r);
     String algKey = firstSetKey(r, ENCRYPTION_ALGORITHM, ENCRYPTION_ALGORITHM_OLD);
     String algorithm = r.get(algKey, "");

@@ -4,8 +4,6 @@ import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.SdkMissingException;
 import io.objectcommit.store.config.ConfigReader;
 import java.io.IOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +11,9 @@ import org.slf4j.LoggerFactory;
  * Chooses the {@link SdkBinding} per {@value StoreConstants#SDK}: {@code auto} takes the SDK on the classpath
  * (v2 when only {@code software.amazon.awssdk.services.s3.S3Client} loads, v1 when only
  * {@code com.amazonaws.services.s3.AmazonS3} loads; with both, the one Hadoop's own S3A uses: v2 from Hadoop 3.4);
- * {@code v1}/{@code v2} force one. A missing SDK fails with {@link SdkMissingException} naming the key.
+ * {@code v1}/{@code v2} force one. A missing SDK fails with {@link SdkMissingException} naming the key. Each
+ * choice loads a new binding (a stateless object; its class is loaded once by its class loader), so nothing is kept
+ * here between stores.
  */
 public final class SdkBindings {
 
@@ -23,8 +23,6 @@ public final class SdkBindings {
   static final String V2_CLIENT = "software.amazon.awssdk.services.s3.S3Client";
   private static final String V1_BINDING = "io.objectcommit.store.impl.v1.V1Binding";
   private static final String V2_BINDING = "io.objectcommit.store.impl.v2.V2Binding";
-
-  private static final Map<String, SdkBinding> LOADED = new ConcurrentHashMap<>();
 
   private SdkBindings() {
   }
@@ -70,7 +68,7 @@ public final class SdkBindings {
         }
         name = v1 && v2 ? (hadoop >= 304 ? "v2" : "v1") : v2 ? "v2" : "v1";
     }
-    return LOADED.computeIfAbsent(name + "@" + System.identityHashCode(loader), n -> load(name, loader));
+    return load(name, loader);
   }
 
   private static SdkBinding load(String name, ClassLoader loader) {

@@ -74,13 +74,14 @@ class V1ClientFactoryTest {
     S3ClientSettings a = settings("fs.s3a.endpoint", "http://127.0.0.1:4566");
     S3ClientSettings sameAsA = settings("fs.s3a.endpoint", "http://127.0.0.1:4566/");
     S3ClientSettings b = settings("fs.s3a.endpoint", "http://127.0.0.1:4567");
-    int before = S3ClientCache.size();
-    S3ClientCache.Lease l1 = S3ClientCache.acquire(a, V1);
-    S3ClientCache.Lease l2 = S3ClientCache.acquire(sameAsA, V1);
-    S3ClientCache.Lease other = S3ClientCache.acquire(b, V1);
+    S3ClientCache cache = new S3ClientCache();
+    S3ClientCache.Lease l1 = cache.acquire(a, V1);
+    S3ClientCache.Lease l2 = cache.acquire(sameAsA, V1);
+    S3ClientCache.Lease other = cache.acquire(b, V1);
     assertSame(l1.client(), l2.client());
     assertNotSame(l1.client(), other.client());
-    assertEquals(before + 2, S3ClientCache.size());
+    assertEquals(2, cache.size());
+    assertEquals(3, cache.leasesHeld());
 
     Object first = l1.client();
     l1.close();
@@ -88,13 +89,17 @@ class V1ClientFactoryTest {
     assertSame(first, l2.client());
     assertThrows(IllegalStateException.class, l1::client);
     l2.close();
-    assertEquals(before + 1, S3ClientCache.size());
+    assertEquals(1, cache.size());
 
-    try (S3ClientCache.Lease again = S3ClientCache.acquire(a, V1)) {
+    try (S3ClientCache.Lease again = cache.acquire(a, V1)) {
       assertNotSame(first, again.client());
       assertTrue(again.toString().startsWith("Lease{bucket 'test-bucket' at endpoint http://127.0.0.1:4566"));
     }
     other.close();
-    assertEquals(before, S3ClientCache.size());
+    assertEquals(0, cache.size());
+    assertEquals(3, cache.clientsBuilt());
+    try (S3ClientCache.Lease own = new S3ClientCache().acquire(a, V1)) {
+      assertEquals(0, cache.leasesHeld(), "another cache shares nothing with this one");
+    }
   }
 }

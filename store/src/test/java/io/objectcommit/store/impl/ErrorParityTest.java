@@ -1,14 +1,11 @@
-package io.objectcommit.store.impl.bindings;
+package io.objectcommit.store.impl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.amazonaws.AbortedException;
 import com.amazonaws.SdkClientException;
 import com.amazonaws.services.s3.model.AmazonS3Exception;
-import io.objectcommit.store.impl.ErrorTranslation;
 import io.objectcommit.store.impl.v1.V1NoCredentialsException;
-import io.objectcommit.store.impl.RequestFailure;
-import io.objectcommit.store.impl.RetryPolicy;
 import io.objectcommit.store.impl.v1.V1Calls;
 import io.objectcommit.store.impl.v2.V2Calls;
 import io.objectcommit.store.impl.v2.V2NoCredentialsException;

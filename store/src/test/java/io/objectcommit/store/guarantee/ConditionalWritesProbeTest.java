@@ -1,8 +1,5 @@
-package io.objectcommit.store.impl;
+package io.objectcommit.store.guarantee;
 
-import io.objectcommit.store.impl.client.EncryptionSettings;
-
-import io.objectcommit.store.impl.v1.V1Calls;
 import static io.objectcommit.store.impl.FakeS3.fail;
 import static io.objectcommit.store.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,11 +15,11 @@ import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import com.amazonaws.services.s3.model.S3Object;
 import io.objectcommit.store.ConditionalWritesUnsupportedException;
-import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
-import io.objectcommit.store.guarantee.StoreGuarantee;
-import io.objectcommit.store.guarantee.StoreGuaranteeException;
+import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.impl.FakeS3;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -32,30 +29,23 @@ import java.nio.file.AccessDeniedException;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.PathIOException;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The conditional-write check ({@code detect}: the store guarantee check of the guarantee the write needs) reports
  * its first failure, naming the user's operation, the bucket, the endpoint and why; the removal of the check's
- * object never replaces it (scripted client, no network).
+ * object never replaces it (the policy around the S3 store on a scripted client, no network). Each test starts with
+ * nothing known: its stores share a verdict cache of their own.
  */
 class ConditionalWritesProbeTest {
 
-  private static final String WHERE = "bucket 'test-bucket' at endpoint http://fake.invalid:1 (region us-east-1)";
-  private static final int MIB = 1024 * 1024;
+  private static final String WHERE = FakeS3Stores.WHERE;
 
-  private final FakeS3 s3 = new FakeS3();
+  private final FakeS3Stores stores = new FakeS3Stores();
+  private final FakeS3 s3 = stores.s3;
 
-  @BeforeEach
-  void forgetProbes() {
-    ConditionalWrites.resetProbes();
-  }
-
-  private S3ObjectStore store() {
-    StoreOptions o = new StoreOptions(new RetryPolicy(3, 5, 2, 1, 1), 5 * MIB, 5 * MIB,
-        StoreOptions.ConditionalWritesMode.DETECT, ".objectcommit/probe/");
-    return new S3ObjectStore("test-bucket", new V1Calls("test-bucket", s3.client(), EncryptionSettings.none()), o, WHERE, () -> { }, ms -> { });
+  private ObjectStore store() {
+    return stores.open(GuaranteeSettings.Mode.DETECT);
   }
 
   /** The GET by which the check sees that a refused exclusive PUT left its first object unchanged. */

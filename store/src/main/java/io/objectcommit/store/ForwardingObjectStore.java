@@ -1,0 +1,126 @@
+package io.objectcommit.store;
+
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.statistics.StoreStatistics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An {@link ObjectStore} that passes every call to another: the base of decorators, which override only what they
+ * change (the guarantee policy around the S3 store; in tests, stores broken the way real ones are). The interface's
+ * {@link #createExclusive} and {@link #replaceIfMatch} stay its defaults, so they go through this store's
+ * {@link #put}. Closing it closes the store it decorates.
+ */
+public abstract class ForwardingObjectStore implements ObjectStore {
+
+  private final ObjectStore delegate;
+
+  protected ForwardingObjectStore(ObjectStore delegate) {
+    this.delegate = delegate;
+  }
+
+  /** The store this one passes calls to. */
+  protected ObjectStore delegate() {
+    return delegate;
+  }
+
+  @Override
+  public String bucket() {
+    return delegate.bucket();
+  }
+
+  @Override
+  public ObjectInfo put(String key, Payload payload, WriteCondition condition) throws IOException {
+    return delegate.put(key, payload, condition);
+  }
+
+  @Override
+  public StoredBytes getBytes(String key) throws IOException {
+    return delegate.getBytes(key);
+  }
+
+  @Override
+  public Optional<StoredBytes> getBytesIfChanged(String key, String etag) throws IOException {
+    return delegate.getBytesIfChanged(key, etag);
+  }
+
+  @Override
+  public InputStream open(String key, long start, long end) throws IOException {
+    return delegate.open(key, start, end);
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) throws IOException {
+    return delegate.head(key);
+  }
+
+  @Override
+  public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
+    return delegate.list(prefix, delimiter, continuationToken, maxKeys);
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    delegate.delete(key);
+  }
+
+  @Override
+  public int deleteBatch(Collection<String> keys) throws IOException {
+    return delegate.deleteBatch(keys);
+  }
+
+  @Override
+  public MultipartUpload initiateMultipartUpload(String key) throws IOException {
+    return delegate.initiateMultipartUpload(key);
+  }
+
+  @Override
+  public UploadedPart uploadPart(MultipartUpload upload, int partNumber, Payload part) throws IOException {
+    return delegate.uploadPart(upload, partNumber, part);
+  }
+
+  @Override
+  public ObjectInfo completeMultipartUpload(MultipartUpload upload, List<UploadedPart> parts,
+      WriteCondition condition) throws IOException {
+    return delegate.completeMultipartUpload(upload, parts, condition);
+  }
+
+  @Override
+  public void abortMultipartUpload(MultipartUpload upload) throws IOException {
+    delegate.abortMultipartUpload(upload);
+  }
+
+  @Override
+  public List<MultipartUpload> listMultipartUploads(String prefix) throws IOException {
+    return delegate.listMultipartUploads(prefix);
+  }
+
+  @Override
+  public StoreCapabilities capabilities() throws IOException {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public StoreCapabilities capabilities(String operation) throws IOException {
+    return delegate.capabilities(operation);
+  }
+
+  @Override
+  public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
+    delegate.requireGuarantees(needed, component);
+  }
+
+  @Override
+  public StoreStatistics statistics() {
+    return delegate.statistics();
+  }
+
+  @Override
+  public void close() throws IOException {
+    delegate.close();
+  }
+}

@@ -1,0 +1,83 @@
+package io.objectcommit.store;
+
+import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.GuaranteeSettings;
+import io.objectcommit.store.impl.StoreOptions;
+import io.objectcommit.store.impl.client.S3ClientSettings;
+import io.objectcommit.store.impl.client.SdkBinding;
+import io.objectcommit.store.impl.client.SdkBindings;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The whole configuration of one S3 store, parsed once per {@link StoreContext#open} through one
+ * {@link ConfigReader}: the client's settings ({@link S3ClientSettings}), the request path's options
+ * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}) and the SDK binding.
+ * Immutable, and handed down whole, so that nothing below reads the Hadoop configuration again. A bad value fails
+ * in {@link #from}, naming the key in force.
+ */
+final class StoreConfig {
+
+  private final S3ClientSettings client;
+  private final StoreOptions options;
+  private final GuaranteeSettings guarantees;
+  private final SdkBinding sdk;
+
+  private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk) {
+    this.client = client;
+    this.options = options;
+    this.guarantees = guarantees;
+    this.sdk = sdk;
+  }
+
+  /** The configuration of {@code bucket}'s store. */
+  static StoreConfig from(Configuration conf, String bucket) throws IOException {
+    return from(new ConfigReader(conf, bucket));
+  }
+
+  /**
+   * The configuration of the reader's bucket, read in this order (the first bad value is the one reported):
+   * client settings, request options, guarantee settings, SDK.
+   *
+   * @throws IllegalArgumentException for a bad value, naming the key
+   * @throws SdkMissingException when the SDK asked for (or any, with {@code auto}) is not on the classpath
+   * @throws IOException when a Hadoop credential provider cannot be read
+   */
+  static StoreConfig from(ConfigReader reader) throws IOException {
+    S3ClientSettings client = S3ClientSettings.from(reader);
+    StoreOptions options = StoreOptions.from(reader);
+    GuaranteeSettings guarantees = GuaranteeSettings.from(reader);
+    SdkBinding sdk = SdkBindings.choose(reader);
+    return new StoreConfig(client, options, guarantees, sdk);
+  }
+
+  String bucket() {
+    return client.bucket();
+  }
+
+  S3ClientSettings client() {
+    return client;
+  }
+
+  StoreOptions options() {
+    return options;
+  }
+
+  GuaranteeSettings guarantees() {
+    return guarantees;
+  }
+
+  SdkBinding sdk() {
+    return sdk;
+  }
+
+  /** The bucket and endpoint, for messages (never credentials). */
+  String where() {
+    return client.describe();
+  }
+
+  @Override
+  public String toString() {
+    return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + "}";
+  }
+}

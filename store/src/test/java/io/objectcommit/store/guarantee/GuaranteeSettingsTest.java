@@ -1,0 +1,41 @@
+package io.objectcommit.store.guarantee;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.store.config.ConfigReader;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+/** The policy's settings: defaults, per-bucket overrides, a bad mode naming the key and the choices. */
+class GuaranteeSettingsTest {
+
+  @Test
+  void defaults() {
+    GuaranteeSettings s = GuaranteeSettings.from(new ConfigReader(new Configuration(false), "b"));
+    assertEquals(GuaranteeSettings.Mode.DETECT, s.mode());
+    assertEquals(".objectcommit/probe/", s.probePrefix());
+  }
+
+  @Test
+  void perBucketOverridesAndAPrefixEndingInASlash() {
+    Configuration c = new Configuration(false);
+    c.set("fs.objectcommit.conditional-writes", "ASSUME");
+    c.set("fs.objectcommit.bucket.special.conditional-writes", "emulate");
+    c.set("fs.objectcommit.probe.prefix", "tmp/probe");
+    assertEquals(GuaranteeSettings.Mode.ASSUME, GuaranteeSettings.from(new ConfigReader(c, "plain")).mode());
+    assertEquals(GuaranteeSettings.Mode.EMULATE, GuaranteeSettings.from(new ConfigReader(c, "special")).mode());
+    assertEquals("tmp/probe/", GuaranteeSettings.from(new ConfigReader(c, "plain")).probePrefix());
+  }
+
+  @Test
+  void aBadModeFailsNamingTheKeyAndTheChoices() {
+    Configuration c = new Configuration(false);
+    c.set("fs.objectcommit.bucket.b.conditional-writes", "maybe");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> GuaranteeSettings.from(new ConfigReader(c, "b")));
+    assertTrue(e.getMessage().contains("fs.objectcommit.bucket.b.conditional-writes")
+        && e.getMessage().contains("maybe") && e.getMessage().contains("detect, assume, emulate"), e.getMessage());
+  }
+}

@@ -67,6 +67,22 @@ final class ArchitectureRules {
         .collect(Collectors.toList());
   }
 
+  /** The store's request path sends requests; it knows nothing of the guarantee check, which is its client. */
+  static ArchRule requestPathKnowsNoGuaranteeCheck(String root) {
+    return noClasses().that().resideInAPackage(root + ".store.impl..")
+        .should().dependOnClassesThat().resideInAPackage(root + ".store.guarantee..")
+        .as("the store's request path (" + root + ".store.impl) does not use the guarantee check");
+  }
+
+  /** An SDK binding is loaded by name: nothing outside it names its classes, so the other SDK never loads. */
+  static List<ArchRule> bindingsLoadedByNameOnly(String root) {
+    return List.of("v1", "v2").stream()
+        .map(v -> (ArchRule) noClasses().that().resideOutsideOfPackage(root + ".store.impl." + v + "..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".store.impl." + v + "..")
+            .as("nothing outside " + root + ".store.impl." + v + " uses it (bindings are loaded by name)"))
+        .collect(Collectors.toList());
+  }
+
   /** No cycles between components. */
   static ArchRule noComponentCycles(String root) {
     return slices().matching(root + ".(*)..").should().beFreeOfCycles()

@@ -50,6 +50,18 @@ class ArchitectureRulesTest {
   }
 
   @Test
+  void requestPathRuleFailsOnTheRequestPathUsingTheCheck() {
+    String m = failure(ArchitectureRules.requestPathKnowsNoGuaranteeCheck(ROOT));
+    assertTrue(m.contains("Request") && m.contains("Check"), m);
+  }
+
+  @Test
+  void bindingRuleFailsOnTheRequestPathNamingABindingClass() {
+    String m = failure(ArchitectureRules.bindingsLoadedByNameOnly(ROOT).get(0));
+    assertTrue(m.contains("Request") && m.contains("V1Binding"), m);
+  }
+
+  @Test
   void implRuleFailsOnACommitterUsingTheStoresRequestPath() {
     List<ArchRule> rules = ArchitectureRules.implStaysInItsComponent(ROOT);
     ArchRule storeImpl = rules.stream().filter(r -> r.getDescription().contains(ROOT + ".store.impl"))

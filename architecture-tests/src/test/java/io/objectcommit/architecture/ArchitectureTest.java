@@ -49,6 +49,18 @@ class ArchitectureTest {
   }
 
   @Test
+  void theRequestPathKnowsNoGuaranteeCheck() {
+    ArchitectureRules.requestPathKnowsNoGuaranteeCheck(ROOT).check(classes);
+  }
+
+  @Test
+  void sdkBindingsAreLoadedByNameOnly() {
+    for (ArchRule rule : ArchitectureRules.bindingsLoadedByNameOnly(ROOT)) {
+      rule.check(classes);
+    }
+  }
+
+  @Test
   void implPackagesAreUsedOnlyInsideTheirComponent() {
     for (ArchRule rule : ArchitectureRules.implStaysInItsComponent(ROOT)) {
       rule.check(classes);

@@ -53,7 +53,7 @@ public final class CheckpointConstants {
   /**
    * Compare-and-swap attempts of one namespace change before giving up under contention, for checkpoints only;
    * unset: the general {@code fs.objectcommit.cas-attempts} (default 20, see
-   * {@link io.objectcommit.commit.StoreConstants#CAS_ATTEMPTS}): {@value}.
+   * {@link io.objectcommit.store.StoreConstants#CAS_ATTEMPTS}): {@value}.
    */
   public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
   public static final int CAS_ATTEMPTS_DEFAULT = io.objectcommit.store.StoreConstants.CAS_ATTEMPTS_DEFAULT;

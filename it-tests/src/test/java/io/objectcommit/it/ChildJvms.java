@@ -1,5 +1,6 @@
 package io.objectcommit.it;
 
+import io.objectcommit.testsupport.TestJvmFlags;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +14,8 @@ public final class ChildJvms {
 
   /**
    * The command that runs {@code main} in a new JVM with this JVM's Java, class path and the JVM flags Spark needs
-   * on Java 17 ({@code --add-opens}, Netty's reflection flag), 1 GiB of heap; append the program's arguments.
+   * on Java 17 ({@code --add-opens}, Netty's reflection flag), the test JVMs' JIT and GC flags
+   * ({@link TestJvmFlags}), 1 GiB of heap; append the program's arguments.
    */
   public static List<String> javaCommand(Class<?> main) {
     List<String> cmd = new ArrayList<>();
@@ -23,6 +25,7 @@ public final class ChildJvms {
         cmd.add(arg);
       }
     }
+    cmd.addAll(TestJvmFlags.FLAGS);
     cmd.add("-Xmx1g");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

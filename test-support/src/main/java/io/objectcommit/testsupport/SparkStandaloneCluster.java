@@ -123,7 +123,7 @@ public final class SparkStandaloneCluster implements AutoCloseable {
     env.put("SPARK_LOG_DIR", own.toString());
     env.put("SPARK_LOCAL_DIRS", Files.createDirectories(own.resolve("local")).toString());
     // marks the daemons as this cluster's (leftover check) and keeps them small
-    env.put("SPARK_DAEMON_JAVA_OPTS", "-Dobjectcommit.cluster=" + clusterDir + " -XX:+UseSerialGC");
+    env.put("SPARK_DAEMON_JAVA_OPTS", "-Dobjectcommit.cluster=" + clusterDir + " " + TestJvmFlags.joined());
     return env;
   }
 
@@ -211,8 +211,8 @@ public final class SparkStandaloneCluster implements AutoCloseable {
         "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
         "--conf", "spark.ui.enabled=false", "--conf", "spark.executor.memory=640m",
         "--conf", "spark.driver.memory=768m",
-        "--conf", "spark.driver.extraJavaOptions=-Dobjectcommit.cluster=" + dir + " -XX:+UseSerialGC",
-        "--conf", "spark.executor.extraJavaOptions=-Dobjectcommit.cluster=" + dir + " -XX:+UseSerialGC"));
+        "--conf", "spark.driver.extraJavaOptions=-Dobjectcommit.cluster=" + dir + " " + TestJvmFlags.joined(),
+        "--conf", "spark.executor.extraJavaOptions=-Dobjectcommit.cluster=" + dir + " " + TestJvmFlags.joined()));
     command.addAll(options);
     command.add(app.toString());
     command.addAll(appArgs);

@@ -7,9 +7,12 @@ import io.objectcommit.checkpoint.impl.ManifestBackend;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.guarantee.StoreGuarantee;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -43,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public class CheckpointFileSystem extends FileSystem implements IOStatisticsSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointFileSystem.class);
+  /** The component's name in the store's refusals. */
+  private static final String COMPONENT = "checkpoint-fs (ckpt://)";
 
   private URI uri;
   private Path workingDir;
@@ -72,12 +77,13 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     }
     ObjectStore store = ObjectStores.open(authority, conf);
     try {
-      // fail now, naming the store and this operation, if the bucket is unusable or lacks conditional writes
-      store.capabilities("initialize " + scheme + "://" + authority + "/");
-      // fail now, naming the store, if it lacks what the manifests rely on (docs/stores.md)
-      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.store.guarantee.StoreGuarantee.IF_NONE_MATCH_PUT,
-          io.objectcommit.store.guarantee.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-          io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
+      // fail now, naming the store and this operation, if the bucket is unusable or lacks what the manifests rely
+      // on (docs/stores.md); the check, where one runs, writes in the namespace's own bookkeeping (beside
+      // .ckpt/dirs/), which the job must be allowed to write anyway
+      store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
+          StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), COMPONENT,
+          ProbeSite.under(options.s3Prefix() + CheckpointConstants.PROBE_DIR)
+              .forOperation("initialize " + scheme + "://" + authority + "/"));
     } catch (IOException | RuntimeException e) {
       try {
         store.close();

@@ -28,7 +28,7 @@ public final class StoreHost extends SupervisedHost {
 
   private static final Logger LOG = LoggerFactory.getLogger(StoreHost.class);
   private static final String RESOURCE_DIR = "stores/";
-  private static final List<String> SCRIPTS = List.of("store-host");
+  private static final List<String> SCRIPTS = List.of("store-host", "moto-iam.py");
   static final Duration PROVISION_TIMEOUT = Duration.ofMinutes(10);
   static final Duration START_TIMEOUT = Duration.ofSeconds(180);
   /** Credentials the harness configures on the servers that check signatures. */
@@ -150,6 +150,20 @@ public final class StoreHost extends SupervisedHost {
       throw new IOException("versions.properties lacks " + key);
     }
     return v;
+  }
+
+  /**
+   * The Python of moto's virtualenv (which has boto3), provisioned if needed, and the harness's scripts extracted
+   * under {@code workDir}: for {@link MotoIam}'s set-up script.
+   *
+   * @return the interpreter, and the scripts' directory
+   */
+  static Path[] motoPythonAndScripts(Path workDir) throws IOException {
+    Files.createDirectories(workDir);
+    Path scripts = SupervisedServer.extractScripts(workDir.resolve("store-scripts"), RESOURCE_DIR, SCRIPTS);
+    Path dir = Files.createDirectories(workDir.resolve("moto-provision-" + System.currentTimeMillis()));
+    Path server = provisionMoto(scripts, S3Store.MOTO, dir);
+    return new Path[] {server.resolveSibling("python"), scripts};
   }
 
   private static Path provisionMoto(Path scripts, S3Store store, Path dir) throws IOException {

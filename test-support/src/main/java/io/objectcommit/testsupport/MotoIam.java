@@ -10,7 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * moto server (5.2.5) with its IAM enforcement switched on, on a free 127.0.0.1 port, with one bucket, an admin user
+ * moto server (5.2.5) with its IAM enforcement switched on, on a free 127.0.0.1 port, answering one request at a time
+ * (so that the store guarantee check, whose races moto loses now and then, passes every time: tests on it are about
+ * permissions; {@code tools/stores/moto-serial.py}), with one bucket, an admin user
  * allowed everything (to set up, look and clean up) and a user whose policy is the one given, typically
  * {@link #prefixPolicy}: the objects of one prefix, as teams share a bucket on AWS. Every request after the set-up is
  * authenticated and authorized against those policies ({@code tools/stores/moto-iam.py}). moto starts with
@@ -53,7 +55,7 @@ public final class MotoIam implements AutoCloseable {
    */
   public static MotoIam start(Path workDir, String bucket, String policy) throws IOException {
     Path[] pythonAndScripts = StoreHost.motoPythonAndScripts(workDir);
-    StoreHost host = StoreHost.start(S3Store.MOTO, workDir);
+    StoreHost host = StoreHost.startSerializedMoto(workDir);
     try {
       Path dir = Files.createDirectories(workDir.resolve("moto-iam-" + host.port()));
       Path policyFile = dir.resolve("scoped-policy.json");

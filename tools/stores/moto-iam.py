@@ -4,15 +4,16 @@
 Run with the Python of moto's virtualenv (it has boto3), against a moto server that has just started (moto checks
 nothing yet: INITIAL_NO_AUTH_ACTION_COUNT is unset, so infinite):
 
-  moto-iam.py --endpoint http://127.0.0.1:PORT --bucket lake --policy-file team-a.json --out keys.json
+  moto-iam.py --endpoint http://127.0.0.1:PORT --bucket lake --user scoped=team-a.json [--user NAME=FILE ...] \
+      --out keys.json
 
-1. creates the bucket, a user `objectcommit-admin` allowed everything, and a user `objectcommit-scoped` with the
-   policy document of --policy-file attached (the test harness writes it: test-support MotoIam.prefixPolicy);
+1. creates the bucket, a user `objectcommit-admin` allowed everything, and per --user a user `objectcommit-NAME`
+   with the policy document of FILE attached (the test harness writes them: test-support MotoIam.prefixPolicy);
 2. creates an access key for each;
 3. POSTs 0 to /moto-api/reset-auth: moto's server-mode form of INITIAL_NO_AUTH_ACTION_COUNT=0, which also restarts
    its count, so that every request from then on is authenticated and authorized against the IAM policies;
-4. writes {"admin": [id, secret], "scoped": [id, secret]} to --out (mode 0600; the keys are moto's, valid only for
-   this server).
+4. writes {"admin": [id, secret], "NAME": [id, secret], ...} to --out (mode 0600; the keys are moto's, valid only
+   for this server).
 """
 import argparse
 import json
@@ -43,19 +44,24 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--endpoint", required=True)
     p.add_argument("--bucket", required=True)
-    p.add_argument("--policy-file", required=True)
+    p.add_argument("--user", action="append", required=True, help="NAME=POLICY_FILE")
     p.add_argument("--out", required=True)
     a = p.parse_args()
-    with open(a.policy_file) as f:
-        scoped_policy = f.read()
-    json.loads(scoped_policy)  # fail here, not in moto, on a bad document
+    users = {}
+    for u in a.user:
+        name, _, path = u.partition("=")
+        with open(path) as f:
+            users[name] = f.read()
+        json.loads(users[name])  # fail here, not in moto, on a bad document
 
     client("s3", a.endpoint).create_bucket(Bucket=a.bucket)
     iam = client("iam", a.endpoint)
     admin = user_with_policy(iam, "objectcommit-admin", json.dumps({
         "Version": "2012-10-17",
         "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}))
-    scoped = user_with_policy(iam, "objectcommit-scoped", scoped_policy)
+    keys = {"admin": admin}
+    for name, document in users.items():
+        keys[name] = user_with_policy(iam, "objectcommit-" + name, document)
 
     req = urllib.request.Request(a.endpoint + "/moto-api/reset-auth", data=b"0", method="POST",
                                  headers={"Content-Type": "text/plain"})
@@ -66,8 +72,8 @@ def main():
 
     fd = os.open(a.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
-        json.dump({"admin": admin, "scoped": scoped}, f)
-    print("moto-iam: enforcement on; bucket " + a.bucket + ", users objectcommit-admin and objectcommit-scoped",
+        json.dump(keys, f)
+    print("moto-iam: enforcement on; bucket " + a.bucket + ", users " + ", ".join("objectcommit-" + n for n in keys),
           file=sys.stderr)
 
 

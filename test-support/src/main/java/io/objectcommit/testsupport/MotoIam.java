@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,39 +35,58 @@ public final class MotoIam implements AutoCloseable {
 
   private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(2);
   private static final Pattern KEYS = Pattern.compile(
-      "\"(admin|scoped)\"\\s*:\\s*\\[\\s*\"([^\"]+)\"\\s*,\\s*\"([^\"]+)\"\\s*]");
+      "\"([a-z0-9-]+)\"\\s*:\\s*\\[\\s*\"([^\"]+)\"\\s*,\\s*\"([^\"]+)\"\\s*]");
+  /** The user allowed everything. */
+  private static final String ADMIN = "admin";
+  /** The user of {@link #start(Path, String, String)}. */
+  private static final String SCOPED = "scoped";
 
   private final StoreHost host;
   private final String bucket;
-  private final String policy;
-  private final S3Endpoint admin;
-  private final S3Endpoint scoped;
+  private final Map<String, String> policies;
+  private final Map<String, S3Endpoint> users;
 
-  private MotoIam(StoreHost host, String bucket, String policy, S3Endpoint admin, S3Endpoint scoped) {
+  private MotoIam(StoreHost host, String bucket, Map<String, String> policies, Map<String, S3Endpoint> users) {
     this.host = host;
     this.bucket = bucket;
-    this.policy = policy;
-    this.admin = admin;
-    this.scoped = scoped;
+    this.policies = policies;
+    this.users = users;
   }
 
   /**
-   * Starts moto, creates {@code bucket}, the admin and the user with {@code policy}, then switches enforcement on.
+   * Starts moto, creates {@code bucket}, the admin and the user with {@code policy} ({@link #scoped()}), then
+   * switches enforcement on.
    *
    * @param policy the IAM policy document of the scoped user (JSON)
    */
   public static MotoIam start(Path workDir, String bucket, String policy) throws IOException {
+    return start(workDir, bucket, Map.of(SCOPED, policy));
+  }
+
+  /**
+   * As {@link #start(Path, String, String)}, with one user per entry of {@code policies} (name to policy document,
+   * JSON), each reached through {@link #user(String)}.
+   */
+  public static MotoIam start(Path workDir, String bucket, Map<String, String> policies) throws IOException {
     Path[] pythonAndScripts = StoreHost.motoPythonAndScripts(workDir);
     StoreHost host = StoreHost.startSerializedMoto(workDir);
     try {
       Path dir = Files.createDirectories(workDir.resolve("moto-iam-" + host.port()));
-      Path policyFile = dir.resolve("scoped-policy.json");
-      Files.writeString(policyFile, policy, StandardCharsets.UTF_8);
-      Path keysFile = dir.resolve("keys.json");
-      SupervisedServer.ScriptResult r = SupervisedServer.runScript(List.of(pythonAndScripts[0].toString(),
+      List<String> command = new ArrayList<>(List.of(pythonAndScripts[0].toString(),
           pythonAndScripts[1].resolve("moto-iam.py").toString(), "--endpoint", host.endpoint().uri().toString(),
-          "--bucket", bucket, "--policy-file", policyFile.toString(), "--out", keysFile.toString()),
-          dir.resolve("moto-iam.log"), SETUP_TIMEOUT, "setting up moto's IAM");
+          "--bucket", bucket));
+      for (Map.Entry<String, String> p : new TreeMap<>(policies).entrySet()) {
+        if (!p.getKey().matches("[a-z0-9-]+") || p.getKey().equals(ADMIN)) {
+          throw new IllegalArgumentException("a user name of lower-case letters, digits and '-': " + p.getKey());
+        }
+        Path policyFile = dir.resolve(p.getKey() + "-policy.json");
+        Files.writeString(policyFile, p.getValue(), StandardCharsets.UTF_8);
+        command.addAll(List.of("--user", p.getKey() + "=" + policyFile));
+      }
+      Path keysFile = dir.resolve("keys.json");
+      command.addAll(List.of("--out", keysFile.toString()));
+      SupervisedServer.ScriptResult r = SupervisedServer.runScript(command, dir.resolve("moto-iam.log"),
+          SETUP_TIMEOUT, "setting up moto's IAM");
       if (r.exitCode() != 0) {
         throw new IOException("setting up moto's IAM failed (exit " + r.exitCode() + "):\n"
             + SupervisedServer.tail(r.stderr(), 30));
@@ -72,7 +94,12 @@ public final class MotoIam implements AutoCloseable {
       String keys = Files.readString(keysFile, StandardCharsets.UTF_8);
       Files.delete(keysFile);
       String uri = host.endpoint().uri().toString();
-      return new MotoIam(host, bucket, policy, endpoint(keys, "admin", uri), endpoint(keys, "scoped", uri));
+      Map<String, S3Endpoint> users = new TreeMap<>();
+      users.put(ADMIN, endpoint(keys, ADMIN, uri));
+      for (String name : policies.keySet()) {
+        users.put(name, endpoint(keys, name, uri));
+      }
+      return new MotoIam(host, bucket, Map.copyOf(policies), users);
     } catch (IOException | RuntimeException e) {
       host.close();
       throw e;
@@ -116,9 +143,15 @@ public final class MotoIam implements AutoCloseable {
    * remove keys outside the prefix too (the one refusal it does not model; {@code MotoIamIT} shows both).
    */
   public static String prefixPolicyForMoto(String bucket, String prefix) {
-    String aws = prefixPolicy(bucket, prefix);
-    return aws.substring(0, aws.length() - 2) + ",{\"Sid\":\"BulkDeleteAsMotoAuthorizesIt\",\"Effect\":\"Allow\","
-        + "\"Action\":\"s3:DeleteObject\",\"Resource\":\"arn:aws:s3:::" + bucket + "\"}]}";
+    return plusStatement(prefixPolicy(bucket, prefix), "{\"Sid\":\"BulkDeleteAsMotoAuthorizesIt\",\"Effect\":\"Allow\","
+        + "\"Action\":\"s3:DeleteObject\",\"Resource\":\"arn:aws:s3:::" + bucket + "\"}");
+  }
+
+  /**
+   * {@code policy} with one more statement (a JSON object), such as a grant to read the whole bucket.
+   */
+  public static String plusStatement(String policy, String statement) {
+    return policy.substring(0, policy.lastIndexOf(']')) + "," + statement + "]}";
   }
 
   /** The bucket the set-up created. */
@@ -128,17 +161,26 @@ public final class MotoIam implements AutoCloseable {
 
   /** The scoped user's policy document. */
   public String policy() {
-    return policy;
+    return policies.get(SCOPED);
   }
 
   /** The admin's endpoint: allowed everything. */
   public S3Endpoint admin() {
-    return admin;
+    return users.get(ADMIN);
   }
 
   /** The scoped user's endpoint: allowed what {@link #policy()} allows. */
   public S3Endpoint scoped() {
-    return scoped;
+    return user(SCOPED);
+  }
+
+  /** The endpoint of a user given to {@link #start(Path, String, Map)}. */
+  public S3Endpoint user(String name) {
+    S3Endpoint e = users.get(name);
+    if (e == null) {
+      throw new IllegalArgumentException("no user " + name + " (users: " + users.keySet() + ")");
+    }
+    return e;
   }
 
   /** The server's port on 127.0.0.1. */

@@ -95,7 +95,7 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         return delegate().put(key, payload, WriteCondition.none());
       default:
         require(EnumSet.of(putGuarantee(condition)), "a conditional write", operationName(condition) + " "
-            + pathOf(key), site(siteOfWrite(key)));
+            + pathOf(key), probePrefixAt(siteOfWrite(key)));
         if (mayBeMultipart(payload)) {
           requireCompletion(condition, key);
         }
@@ -118,7 +118,7 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         return delegate().completeMultipartUpload(upload, parts, WriteCondition.none());
       default:
         require(EnumSet.of(putGuarantee(condition)), "a conditional write", "completeMultipartUpload "
-            + pathOf(upload.key()), site(siteOfWrite(upload.key())));
+            + pathOf(upload.key()), probePrefixAt(siteOfWrite(upload.key())));
         requireCompletion(condition, upload.key());
         return delegate().completeMultipartUpload(upload, parts, condition);
     }
@@ -128,7 +128,7 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
   @Override
   public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
     checkOpen();
-    require(needed, component, component, site(declaredSite != null ? declaredSite : ProbeSite.fallback()));
+    require(needed, component, component, probePrefixAt(declaredOrFallback()));
   }
 
   /**
@@ -139,7 +139,7 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
   public void requireGuarantees(Set<StoreGuarantee> needed, String component, ProbeSite site) throws IOException {
     checkOpen();
     declaredSite = site;
-    require(needed, component, site.operation() != null ? site.operation() : component, site(site));
+    require(needed, component, site.operation() != null ? site.operation() : component, probePrefixAt(site));
   }
 
   @Override
@@ -165,7 +165,7 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         return new StoreCapabilities(StoreCapabilities.ConditionalWrites.EMULATED);
       default:
         require(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), "a conditional write", operation,
-            site(declaredSite != null ? declaredSite : ProbeSite.fallback()));
+            probePrefixAt(declaredOrFallback()));
         return new StoreCapabilities(trusted() ? StoreCapabilities.ConditionalWrites.DOCUMENTED
             : StoreCapabilities.ConditionalWrites.VERIFIED);
     }
@@ -176,9 +176,15 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
     return settings.mode() == GuaranteeSettings.Mode.DETECT && endpoint.isAmazonS3();
   }
 
-  /** Where the check writes: the prefix the user set, else the site given. */
-  private String site(ProbeSite site) {
+  /** Where the check writes: the prefix the user set, else the site's. */
+  private String probePrefixAt(ProbeSite site) {
     return settings.probePrefix().orElse(site.prefix());
+  }
+
+  /** The component's site, else {@value StoreConstants#PROBE_PREFIX_FALLBACK} (a caller that names none). */
+  private ProbeSite declaredOrFallback() {
+    ProbeSite declared = declaredSite;
+    return declared != null ? declared : ProbeSite.fallback();
   }
 
   /** The site of a check a conditional write of {@code key} needs: the component's, else beside the key. */
@@ -224,7 +230,7 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
   private void requireCompletion(WriteCondition c, String key) throws IOException {
     String who = "a conditional multipart write";
     require(EnumSet.of(c.kind() == WriteCondition.Kind.IF_ABSENT ? StoreGuarantee.IF_NONE_MATCH_COMPLETE
-        : StoreGuarantee.IF_MATCH_COMPLETE), who, who, site(siteOfWrite(key)));
+        : StoreGuarantee.IF_MATCH_COMPLETE), who, who, probePrefixAt(siteOfWrite(key)));
   }
 
   /** Emulation: a HEAD decides the condition now; the write is then sent without it. */

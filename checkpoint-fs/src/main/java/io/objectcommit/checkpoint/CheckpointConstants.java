@@ -36,6 +36,14 @@ public final class CheckpointConstants {
   public static final String S3_PREFIX_DEFAULT = "";
 
   /**
+   * Where, under the namespace prefix, the store guarantee check writes (and deletes) its objects when one runs:
+   * beside the manifests ({@code .ckpt/dirs/}), where the file system writes anyway, so that a job allowed to write
+   * only its checkpoint's prefix may run the check ({@code fs.objectcommit.probe.prefix}, when set, wins): {@value}.
+   * {@code objectcommit checkpoint gc} removes what an interrupted check left there.
+   */
+  public static final String PROBE_DIR = ".ckpt/probe/";
+
+  /**
    * How long a directory manifest read by this process is trusted for the directories <em>above</em> the one an
    * operation reads; the directory itself is always revalidated (one conditional GET) unless
    * {@link #MANIFEST_TTL} allows otherwise: {@value}.

@@ -4,12 +4,16 @@ import io.objectcommit.checkpoint.impl.Backend;
 import io.objectcommit.checkpoint.impl.CheckpointOptions;
 import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
+import io.objectcommit.store.ActionDeniedException;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.guarantee.StoreGuarantee;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -43,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public class CheckpointFileSystem extends FileSystem implements IOStatisticsSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointFileSystem.class);
+  /** The component's name in the store's refusals. */
+  private static final String COMPONENT = "checkpoint-fs (ckpt://)";
 
   private URI uri;
   private Path workingDir;
@@ -72,21 +78,44 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     }
     ObjectStore store = ObjectStores.open(authority, conf);
     try {
-      // fail now, naming the store and this operation, if the bucket is unusable or lacks conditional writes
-      store.capabilities("initialize " + scheme + "://" + authority + "/");
-      // fail now, naming the store, if it lacks what the manifests rely on (docs/stores.md)
-      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.store.guarantee.StoreGuarantee.IF_NONE_MATCH_PUT,
-          io.objectcommit.store.guarantee.StoreGuarantee.IF_MATCH_PUT, io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-          io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), "checkpoint-fs (ckpt://)");
+      // fail now, naming the store and this operation, if the bucket is unusable or lacks what the manifests rely
+      // on (docs/stores.md); the check, where one runs, writes in the namespace's own bookkeeping (beside
+      // .ckpt/dirs/), which the job must be allowed to write anyway. The cheapest guarantee alone first: a bucket
+      // that cannot be used at all fails on one request, with one first failure
+      ProbeSite site = ProbeSite.under(options.s3Prefix() + CheckpointConstants.PROBE_DIR)
+          .forOperation("initialize " + scheme + "://" + authority + "/");
+      store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), COMPONENT, site);
+      store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
+          StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), COMPONENT, site);
+      return new ManifestBackend(store, options, owner);
     } catch (IOException | RuntimeException e) {
+      Exception thrown = e instanceof ActionDeniedException
+          ? outsideTheNamespace((ActionDeniedException) e, scheme, authority, options) : e;
       try {
         store.close();
       } catch (IOException | RuntimeException closeFailure) {
-        e.addSuppressed(closeFailure);
+        thrown.addSuppressed(closeFailure);
       }
-      throw e;
+      if (thrown instanceof IOException) {
+        throw (IOException) thrown;
+      }
+      throw (RuntimeException) thrown;
     }
-    return new ManifestBackend(store, options, owner);
+  }
+
+  /**
+   * A refusal at the namespace's first write (the check's objects, or the root manifest), with where the namespace
+   * lives: a job allowed to write only under a prefix needs {@value CheckpointConstants#S3_PREFIX} set to it.
+   */
+  private static ActionDeniedException outsideTheNamespace(ActionDeniedException e, String scheme,
+      String authority, CheckpointOptions options) {
+    ActionDeniedException described = new ActionDeniedException(e.getFile(), e.bucket(), e.key(), e.action(),
+        e.onBucket(), e.getReason() + ". " + scheme + "://" + authority + "/ keeps its namespace (manifests under "
+        + options.s3Prefix() + ".ckpt/, files under " + options.s3Prefix() + "<path>) under the key prefix '"
+        + options.s3Prefix() + "' of " + ConfigReader.perBucketKey(CheckpointConstants.S3_PREFIX, authority)
+        + " (or " + CheckpointConstants.S3_PREFIX + "); set it to a prefix the credentials may write");
+    described.initCause(e);
+    return described;
   }
 
   /** The backend serving this authority. */

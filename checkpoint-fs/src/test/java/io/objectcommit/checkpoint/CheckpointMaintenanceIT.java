@@ -55,15 +55,18 @@ class CheckpointMaintenanceIT {
     String ok = run(conf, root, (m, out) -> assertEquals(List.of(), m.verify(out)));
     assertTrue(ok.contains("3 files (15 bytes): OK"), ok);
 
-    // garbage: an unreferenced data object and manifest (a crashed writer), and an object that is not ours
+    // garbage: an unreferenced data object and manifest (a crashed writer), what an interrupted store guarantee
+    // check left, and an object that is not ours
     bucket.plain().putObject(bucket.name(), "q/offsets/2~00112233445566ff", "orphan");
     bucket.plain().putObject(bucket.name(), ".ckpt/dirs/deadbeef-orphan.json", "{}");
+    bucket.plain().putObject(bucket.name(), ".ckpt/probe/check-0f0e0d0c/inm-put", "a check's object");
     bucket.plain().putObject(bucket.name(), "q/offsets/unrelated.txt", "someone else's");
     String dry = run(conf, root, (m, out) -> m.gc(Duration.ZERO, true, out));
-    assertTrue(dry.contains("would delete 2 objects"), dry);
+    assertTrue(dry.contains("would delete 3 objects"), dry);
     assertEquals(3, bucket.listKeys("q/offsets/").size() - 1, bucket.listKeys("q/offsets/").toString());
     String gc = run(conf, root, (m, out) -> m.gc(Duration.ZERO, false, out));
-    assertTrue(gc.contains("deleted 2 objects"), gc);
+    assertTrue(gc.contains("deleted 3 objects"), gc);
+    assertEquals(List.of(), bucket.listKeys(".ckpt/probe/"));
     assertFalse(bucket.listKeys("q/offsets/").contains("q/offsets/2~00112233445566ff"));
     assertTrue(bucket.listKeys("q/offsets/").contains("q/offsets/unrelated.txt"), "never touches what is not ours");
     run(conf, root, (m, out) -> assertEquals(List.of(), m.verify(out), "gc removed nothing live"));

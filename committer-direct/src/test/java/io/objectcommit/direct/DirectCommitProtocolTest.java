@@ -292,8 +292,12 @@ class DirectCommitProtocolTest {
     // the driver dies here: no job commit, no abort
     org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
     InMemoryStoreFactory.use(conf);
+    // what an interrupted store guarantee check left in the bookkeeping is no job
+    String probe = io.objectcommit.direct.impl.OutputLocation.of(h.output).probePrefix() + "check-0f0e/inm-put";
+    h.store.createExclusive(probe, io.objectcommit.store.Payload.of(new byte[1]));
     try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
       assertEquals(List.of(Harness.UUID), cleaner.pendingJobs());
+      h.store.delete(probe);
       assertEquals(2, cleaner.clean(Harness.UUID), "t0's committed file and t1's crashed one");
       assertEquals(List.of(), h.keys());
       assertEquals(List.of(), cleaner.pendingJobs());

@@ -2,6 +2,8 @@ package io.objectcommit.staging;
 
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.commit.Hostnames;
 import io.objectcommit.commit.JobId;
 import io.objectcommit.staging.impl.BufferDirs;
@@ -13,6 +15,7 @@ import io.objectcommit.staging.impl.SuccessMarker;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import java.io.File;
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -112,9 +115,9 @@ public class StagingCommitter extends PathOutputCommitter {
     ObjectStore store = ObjectStores.open(layout.bucket(), conf);
     try {
       // task records decide racing attempts (exclusive create); uploads of losers are aborted: docs/stores.md
-      store.requireGuarantees(java.util.EnumSet.of(io.objectcommit.store.guarantee.StoreGuarantee.IF_NONE_MATCH_PUT,
-          io.objectcommit.store.guarantee.StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-          io.objectcommit.store.guarantee.StoreGuarantee.ABORT_KEEPS_EXISTING), "the staging committer");
+      // the check, where one runs, writes in the destination's staging records area, which the job writes anyway
+      store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+          StoreGuarantee.ABORT_KEEPS_EXISTING), "the staging committer", ProbeSite.under(layout.probePrefix()));
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;

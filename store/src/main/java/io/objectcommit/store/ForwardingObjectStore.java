@@ -1,5 +1,6 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.IOException;
@@ -112,6 +113,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   @Override
   public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
     delegate.requireGuarantees(needed, component);
+  }
+
+  @Override
+  public void requireGuarantees(Set<StoreGuarantee> needed, String component, ProbeSite site) throws IOException {
+    delegate.requireGuarantees(needed, component, site);
   }
 
   @Override

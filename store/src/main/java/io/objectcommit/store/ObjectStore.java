@@ -1,5 +1,6 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.guarantee.StoreGuaranteeException;
 
@@ -161,6 +162,20 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    */
   default void requireGuarantees(java.util.Set<StoreGuarantee> needed, String component) throws IOException {
     capabilities();
+  }
+
+  /**
+   * {@link #requireGuarantees(java.util.Set, String)} for a component that names where it is about to write: the
+   * check, where it runs, writes its objects there (and deletes them), so that the permissions the component needs
+   * are all the check needs ({@link ProbeSite}; {@code fs.objectcommit.probe.prefix}, when set, wins). A check that
+   * cannot run names the site's operation, when it has one. The verdict stays the store's: where the check writes
+   * does not change what it finds.
+   *
+   * @param site where the check may write, and the user's operation
+   */
+  default void requireGuarantees(java.util.Set<StoreGuarantee> needed, String component, ProbeSite site)
+      throws IOException {
+    requireGuarantees(needed, component);
   }
 
   /**

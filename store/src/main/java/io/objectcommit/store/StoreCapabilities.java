@@ -10,6 +10,11 @@ public final class StoreCapabilities {
     /** Trusted without a probe ({@code fs.objectcommit.conditional-writes=assume}). */
     ASSUMED,
     /**
+     * Trusted without a probe because the store is Amazon S3, which documents conditional writes
+     * ({@code fs.objectcommit.conditional-writes=detect}; docs/stores.md lists the endpoint forms).
+     */
+    DOCUMENTED,
+    /**
      * Emulated by HEAD-then-PUT ({@code fs.objectcommit.conditional-writes=emulate}): correct with one writer per
      * key, unsafe with racing writers.
      */

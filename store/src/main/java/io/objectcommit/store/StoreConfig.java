@@ -1,6 +1,7 @@
 package io.objectcommit.store;
 
 import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.AmazonS3Endpoint;
 import io.objectcommit.store.guarantee.GuaranteeSettings;
 import io.objectcommit.store.impl.StoreOptions;
 import io.objectcommit.store.impl.client.S3ClientSettings;
@@ -22,12 +23,15 @@ final class StoreConfig {
   private final StoreOptions options;
   private final GuaranteeSettings guarantees;
   private final SdkBinding sdk;
+  private final AmazonS3Endpoint amazonS3;
 
-  private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk) {
+  private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk,
+      AmazonS3Endpoint amazonS3) {
     this.client = client;
     this.options = options;
     this.guarantees = guarantees;
     this.sdk = sdk;
+    this.amazonS3 = amazonS3;
   }
 
   /** The configuration of {@code bucket}'s store. */
@@ -48,7 +52,8 @@ final class StoreConfig {
     StoreOptions options = StoreOptions.from(reader);
     GuaranteeSettings guarantees = GuaranteeSettings.from(reader);
     SdkBinding sdk = SdkBindings.choose(reader);
-    return new StoreConfig(client, options, guarantees, sdk);
+    return new StoreConfig(client, options, guarantees, sdk, AmazonS3Endpoint.of(client.endpointUrl(),
+        client.bucket()));
   }
 
   String bucket() {
@@ -71,6 +76,11 @@ final class StoreConfig {
     return sdk;
   }
 
+  /** Whether the store is Amazon S3 (decided from the endpoint, the SDK's environment and the bucket's name). */
+  AmazonS3Endpoint amazonS3() {
+    return amazonS3;
+  }
+
   /** The bucket and endpoint, for messages (never credentials). */
   String where() {
     return client.describe();
@@ -78,6 +88,7 @@ final class StoreConfig {
 
   @Override
   public String toString() {
-    return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + "}";
+    return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + ", "
+        + amazonS3 + "}";
   }
 }

@@ -239,10 +239,12 @@ public final class StoreConstants {
   /**
    * How to make sure the store honours {@code If-None-Match} / {@code If-Match} on writes: {@value}.
    * <ul>
-   *   <li>{@code detect} (default): run the store guarantee check (docs/stores.md) for the guarantees each
-   *       component or conditional write relies on, once per bucket and endpoint per JVM, and cache the verdict;
-   *       fail with {@link StoreGuaranteeException} (a {@link ConditionalWritesUnsupportedException}) naming the
-   *       failed guarantee;</li>
+   *   <li>{@code detect} (default): trust Amazon S3, which documents every guarantee, without a request (the
+   *       endpoint forms recognised: {@code guarantee.AmazonS3Endpoint}, docs/stores.md); on any other store run the
+   *       store guarantee check (docs/stores.md) for the guarantees each component or conditional write relies on,
+   *       once per bucket and endpoint per JVM, and cache the verdict; fail with {@link StoreGuaranteeException} (a
+   *       {@link ConditionalWritesUnsupportedException}) naming the failed guarantee;</li>
+   *   <li>{@code check}: as {@code detect}, and Amazon S3 is checked too;</li>
    *   <li>{@code assume}: trust the store without the check;</li>
    *   <li>{@code emulate}: the documented weaker mode for stores without conditional writes: check with HEAD,
    *       then write. Safe with one writer per key only; a race between writers can lose an update.</li>
@@ -273,9 +275,22 @@ public final class StoreConstants {
   public static final String STORE_FACTORY = PREFIX + "store.factory";
   public static final String STORE_FACTORY_DEFAULT = "";
 
-  /** Key prefix under which the capability probe writes (and then deletes) its object: {@value}. */
+  /**
+   * Key prefix under which the store guarantee check writes (and then deletes) its objects, for every component of
+   * the bucket: {@value}. Unset (the default), the check writes where the component that asks is about to write
+   * anyway (checkpoint-fs: {@code <fs.objectcommit.checkpoint.s3.prefix>.ckpt/probe/}; the direct committer:
+   * {@code <dest>/_objectcommit_direct/probe/}; the staging committer: {@code <dest>/.objectcommit-staging/probe/};
+   * a conditional write through the store alone: {@code <the key's parent>/.objectcommit/probe/}), so that the
+   * permissions the component needs are all the check needs (docs/stores.md).
+   */
   public static final String PROBE_PREFIX = PREFIX + "probe.prefix";
-  public static final String PROBE_PREFIX_DEFAULT = ".objectcommit/probe/";
+  public static final String PROBE_PREFIX_DEFAULT = "";
+
+  /**
+   * Where the check writes for a caller that names no place ({@code ObjectStore.requireGuarantees} without a
+   * {@code ProbeSite}, and capability queries before any): {@value}.
+   */
+  public static final String PROBE_PREFIX_FALLBACK = ".objectcommit/probe/";
 
   // ---------------------------------------------------------------------------------------------------------
   // Secrets in Hadoop credential providers

@@ -100,7 +100,7 @@ public final class StoreContext {
       ObjectStore s3 = new S3ObjectStore(config.bucket(), calls, config.options(), config.where(), lease::close);
       return new GuardedObjectStore(s3, config.guarantees(), verdicts, config.where(),
           config.options().multipartThreshold(), () -> new S3ObjectStore(config.bucket(), calls, config.options(),
-              config.where(), () -> { }));
+              config.where(), () -> { }), config.amazonS3());
     } catch (RuntimeException e) {
       lease.close();
       throw e;

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.guarantee.GuaranteeSettings;
+import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +88,23 @@ class StoreContextTest {
       assertTrue(fake instanceof InMemoryObjectStore, fake.toString());
       assertFalse(real instanceof InMemoryObjectStore, real.toString());
       assertEquals(1, context.leasesHeld(), "only the S3 store holds a client");
+    }
+  }
+
+  @Test
+  void aStoreConfiguredForAmazonS3IsTrustedWithoutARequestAndAnyOtherIsNot() throws Exception {
+    Configuration conf = StoreConfigTest.offline(new Configuration(false));
+    conf.set("fs.s3a.bucket.aws-bucket.endpoint", "https://s3.eu-west-1.amazonaws.com");
+    conf.set("fs.s3a.bucket.aws-bucket.endpoint.region", "eu-west-1");
+    conf.set("fs.s3a.bucket.checked-bucket.endpoint", "https://s3.eu-west-1.amazonaws.com");
+    conf.set("fs.objectcommit.bucket.checked-bucket.conditional-writes", "check");
+    assertTrue(StoreConfig.from(conf, "aws-bucket").amazonS3().isAmazonS3());
+    assertFalse(StoreConfig.from(conf, "other-bucket").amazonS3().isAmazonS3(), "http://127.0.0.1:1");
+    assertEquals(GuaranteeSettings.Mode.CHECK, StoreConfig.from(conf, "checked-bucket").guarantees().mode());
+    try (ObjectStore store = new StoreContext().open("aws-bucket", conf)) {
+      store.requireGuarantees(EnumSet.allOf(StoreGuarantee.class), "a component", ProbeSite.under("team-a/"));
+      assertEquals(StoreCapabilities.ConditionalWrites.DOCUMENTED, store.capabilities().conditionalWrites());
+      assertEquals(0, store.statistics().snapshot().totalRequests(), "trusted from the configuration alone");
     }
   }
 

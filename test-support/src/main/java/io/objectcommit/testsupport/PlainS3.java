@@ -88,6 +88,34 @@ public final class PlainS3 {
     }
   }
 
+  /**
+   * Deletes the keys in one DeleteObjects request ({@code POST ?delete}, with its Content-MD5).
+   *
+   * @return the keys the store refused, as {@code key (code)}; empty when all were deleted
+   */
+  public List<String> deleteObjectsInOneRequest(String bucket, List<String> keys) {
+    StringBuilder xml = new StringBuilder("<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
+    for (String k : keys) {
+      xml.append("<Object><Key>").append(k.replace("&", "&amp;").replace("<", "&lt;")).append("</Key></Object>");
+    }
+    byte[] body = xml.append("</Delete>").toString().getBytes(StandardCharsets.UTF_8);
+    String md5;
+    try {
+      md5 = java.util.Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(body));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    Element root = parse(utf8(send("DeleteObjects", "POST", bucket, "", "delete=", body,
+        Map.of("Content-MD5", md5))));
+    List<String> refused = new ArrayList<>();
+    NodeList errors = root.getElementsByTagName("Error");
+    for (int i = 0; i < errors.getLength(); i++) {
+      Element e = (Element) errors.item(i);
+      refused.add(text(e, "Key") + " (" + text(e, "Code") + ")");
+    }
+    return refused;
+  }
+
   /** Keys under {@code prefix}, in the store's order (sorted), following continuation tokens. */
   public List<String> listKeys(String bucket, String prefix) {
     return listKeys(bucket, prefix, 1000);
@@ -124,6 +152,11 @@ public final class PlainS3 {
   }
 
   private byte[] send(String operation, String method, String bucket, String key, String query, byte[] body) {
+    return send(operation, method, bucket, key, query, body, Map.of());
+  }
+
+  private byte[] send(String operation, String method, String bucket, String key, String query, byte[] body,
+      Map<String, String> headers) {
     URI uri = uri(bucket, key, query);
     byte[] payload = body == null ? new byte[0] : body;
     HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
@@ -132,6 +165,7 @@ public final class PlainS3 {
     for (Map.Entry<String, String> h : signer.headers(method, uri, ZonedDateTime.now(), sha256(payload)).entrySet()) {
       b.header(h.getKey(), h.getValue());
     }
+    headers.forEach(b::header); // unsigned: SigV4 signs only the headers the signer names
     HttpResponse<byte[]> r;
     try {
       r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());

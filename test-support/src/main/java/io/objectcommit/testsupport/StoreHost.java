@@ -28,7 +28,7 @@ public final class StoreHost extends SupervisedHost {
 
   private static final Logger LOG = LoggerFactory.getLogger(StoreHost.class);
   private static final String RESOURCE_DIR = "stores/";
-  private static final List<String> SCRIPTS = List.of("store-host");
+  private static final List<String> SCRIPTS = List.of("store-host", "moto-iam.py", "moto-serial.py");
   static final Duration PROVISION_TIMEOUT = Duration.ofMinutes(10);
   static final Duration START_TIMEOUT = Duration.ofSeconds(180);
   /** Credentials the harness configures on the servers that check signatures. */
@@ -45,6 +45,18 @@ public final class StoreHost extends SupervisedHost {
 
   /** Starts the store and waits until it answers S3 requests. */
   public static StoreHost start(S3Store store, Path workDir) throws IOException {
+    return start(store, workDir, false);
+  }
+
+  /**
+   * moto answering one request at a time ({@code tools/stores/moto-serial.py}): no race of the store guarantee
+   * check can be lost on it (moto loses one now and then), for tests about something else ({@link MotoIam}).
+   */
+  static StoreHost startSerializedMoto(Path workDir) throws IOException {
+    return start(S3Store.MOTO, workDir, true);
+  }
+
+  private static StoreHost start(S3Store store, Path workDir, boolean serialized) throws IOException {
     if (store == S3Store.LOCALSTACK || store == S3Store.EXTERNAL) {
       throw new IllegalArgumentException(store + " is not started by StoreHost");
     }
@@ -56,6 +68,10 @@ public final class StoreHost extends SupervisedHost {
       Path instanceDir = workDir.resolve(store.id() + "-" + port + "-" + System.currentTimeMillis());
       Files.createDirectories(instanceDir);
       List<String> command = command(store, scripts, instanceDir, port);
+      if (serialized) {
+        command.set(0, Path.of(command.get(0)).resolveSibling("python").toString());
+        command.add(1, scripts.resolve("moto-serial.py").toString());
+      }
       try {
         return launch(store, scripts, command, instanceDir, port);
       } catch (IOException e) {
@@ -150,6 +166,20 @@ public final class StoreHost extends SupervisedHost {
       throw new IOException("versions.properties lacks " + key);
     }
     return v;
+  }
+
+  /**
+   * The Python of moto's virtualenv (which has boto3), provisioned if needed, and the harness's scripts extracted
+   * under {@code workDir}: for {@link MotoIam}'s set-up script.
+   *
+   * @return the interpreter, and the scripts' directory
+   */
+  static Path[] motoPythonAndScripts(Path workDir) throws IOException {
+    Files.createDirectories(workDir);
+    Path scripts = SupervisedServer.extractScripts(workDir.resolve("store-scripts"), RESOURCE_DIR, SCRIPTS);
+    Path dir = Files.createDirectories(workDir.resolve("moto-provision-" + System.currentTimeMillis()));
+    Path server = provisionMoto(scripts, S3Store.MOTO, dir);
+    return new Path[] {server.resolveSibling("python"), scripts};
   }
 
   private static Path provisionMoto(Path scripts, S3Store store, Path dir) throws IOException {

@@ -1,5 +1,6 @@
 package io.objectcommit.checkpoint.impl;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
 import io.objectcommit.store.ObjectInfo;
@@ -108,7 +109,9 @@ public final class ManifestInspector {
 
   /**
    * Deletes data objects and manifests that no reachable manifest refers to and that are older than
-   * {@code minAgeMs} (objects of writes still in flight are young). Lists the namespace prefix: housekeeping only.
+   * {@code minAgeMs} (objects of writes still in flight are young), and what an interrupted store guarantee check
+   * left under the namespace's {@value CheckpointConstants#PROBE_DIR} (a running check's objects are young, and
+   * deleted by it). Lists the namespace prefix: housekeeping only.
    *
    * @return the keys deleted (or that would be, with {@code dryRun})
    */
@@ -116,9 +119,11 @@ public final class ManifestInspector {
     Set<String> live = referenced();
     long cutoff = System.currentTimeMillis() - minAgeMs;
     String manifests = backend.manifests().manifestsPrefix();
+    String probes = backend.prefix() + CheckpointConstants.PROBE_DIR;
     List<String> garbage = new ArrayList<>();
     Listings.forEach(backend.store(), backend.prefix(), o -> {
-      boolean ours = o.key().startsWith(manifests) || DATA_KEY.matcher(o.key()).matches();
+      boolean ours = o.key().startsWith(manifests) || o.key().startsWith(probes)
+          || DATA_KEY.matcher(o.key()).matches();
       if (ours && !live.contains(o.key()) && o.lastModified() < cutoff) {
         garbage.add(o.key());
         if (out != null) {

@@ -8,6 +8,7 @@ import io.objectcommit.direct.files.JobMarker;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.commit.CommitterStatistics;
@@ -146,9 +147,10 @@ public final class DirectCommitEngine {
     ObjectStore store = ObjectStores.open(location.bucket(), conf);
     try {
       // task records (exclusive create, compare-and-swap) and aborted uploads: docs/stores.md
+      // the check, where one runs, writes in the destination's bookkeeping, which the job writes anyway
       store.requireGuarantees(java.util.EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
           StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP,
-          StoreGuarantee.ABORT_KEEPS_EXISTING), "the direct committer");
+          StoreGuarantee.ABORT_KEEPS_EXISTING), "the direct committer", ProbeSite.under(location.probePrefix()));
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
@@ -332,7 +334,7 @@ public final class DirectCommitEngine {
     for (String k : Listings.keys(store, root)) {
       String rest = k.substring(root.length());
       int slash = rest.indexOf('/');
-      if (slash > 0) {
+      if (slash > 0 && !k.startsWith(location.probePrefix())) {
         ids.add(rest.substring(0, slash));
       }
     }

@@ -17,12 +17,16 @@ import org.apache.hadoop.mapreduce.TaskID;
  *   prefix/_SUCCESS                                       written by job commit only
  *   prefix/_objectcommit_direct/JOB/tasks/m-000003.json   one record per task (removed by job commit/abort)
  *   prefix/_objectcommit_direct/JOB/job.json              commit marker (removed with the records)
+ *   prefix/_objectcommit_direct/probe/check-UUID/...       the store guarantee check's objects while it runs
  * </pre>
  *
  * A task's work path is {@code ocdirect://bucket/ATTEMPT/prefix}: the writers' paths under it map onto the final
  * keys {@code prefix/...}, and the first path segment tells the write-only work file system which attempt writes.
  */
 public final class OutputLocation {
+
+  /** The bookkeeping directory of the store guarantee check's objects (never a job id: those are UUIDs). */
+  static final String PROBE_DIR = "probe/";
 
   private final Destination destination;
 
@@ -56,6 +60,15 @@ public final class OutputLocation {
   /** Prefix of all bookkeeping of all jobs under this destination. */
   public String bookkeepingRoot() {
     return prefix() + BOOKKEEPING_DIR + "/";
+  }
+
+  /**
+   * Where the store guarantee check writes (and deletes) its objects when one runs: in the bookkeeping, which the job
+   * writes anyway, outside every job's records (a job's commit or abort deletes its own; {@code pendingJobs} skips
+   * this one).
+   */
+  public String probePrefix() {
+    return bookkeepingRoot() + PROBE_DIR;
   }
 
   /** Prefix of one job's bookkeeping. */

@@ -79,6 +79,14 @@ public final class JobLayout {
     return destPrefix + StagingConstants.STAGING_DIR_NAME + "/";
   }
 
+  /**
+   * Where the store guarantee check writes (and deletes) its objects when one runs: in the staging area, which the
+   * job writes anyway, outside every job's records ({@code <dest>/.objectcommit-staging/probe/}).
+   */
+  public String probePrefix() {
+    return stagingPrefix() + "probe/";
+  }
+
   /** The key of the record of task {@code index}. */
   public String taskRecordKey(int index) {
     return recordsPrefix + String.format(Locale.ROOT, "task-%06d.json", index);

@@ -34,8 +34,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Verifies the {@link StoreGuarantee}s against a store, through an {@link ObjectStore} that sends conditions as
  * given (the S3 store without the guarantee policy around it, so that the check does not recurse into itself):
- * a client of the public store interface, nothing more. Every object it writes lives under one fresh prefix and is
- * deleted at the end.
+ * a client of the public store interface, nothing more. Every object it writes lives under one fresh prefix below
+ * the probe prefix it is given (where the component that asks writes, {@link ProbeSite}) and is deleted at the
+ * end; it sends requests on those keys only, none on the bucket (PutObject, multipart uploads, GetObject,
+ * AbortMultipartUpload, DeleteObjects of its own keys).
  *
  * <p>Sequential guarantees cost a handful of requests each. The two atomicity guarantees race writers over rounds
  * ({@link GuaranteeRaces}: {@link #DEFAULT_ROUNDS} of exclusive creates, {@link #DEFAULT_CAS_ROUNDS} of
@@ -239,7 +241,7 @@ public final class GuaranteeCheck {
       write(missing, "v1", WriteCondition.ifMatch(current), multipart);
       return Optional.of("an If-Match " + how + " of a missing key succeeded");
     } catch (ObjectChangedException | FileNotFoundException expected) {
-      if (store.head(missing).isPresent()) {
+      if (exists(missing)) {
         return Optional.of("a refused If-Match " + how + " of a missing key created it");
       }
     }
@@ -319,6 +321,21 @@ public final class GuaranteeCheck {
         remember(key);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Whether an object exists at {@code key}: one GET, not a HEAD, because a HEAD answers 404 for a missing key and a
+   * missing bucket alike, and the store then asks the bucket (HeadBucket, which needs {@code s3:ListBucket} on the
+   * whole bucket), where a GET's answer tells them apart. The check sends no request on the bucket itself, so that
+   * the permissions of the prefix where it writes are all it needs.
+   */
+  private boolean exists(String key) throws IOException {
+    try {
+      store.getBytes(key);
+      return true;
+    } catch (FileNotFoundException absent) {
+      return false;
     }
   }
 

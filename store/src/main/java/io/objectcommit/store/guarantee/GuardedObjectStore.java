@@ -7,8 +7,10 @@ import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
+import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.config.ConfigReader;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
@@ -21,11 +23,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * a component relies on, once per bucket and endpoint ({@link StoreGuarantees}), as
  * {@value io.objectcommit.store.StoreConstants#CONDITIONAL_WRITES} says ({@link GuaranteeSettings.Mode}):
  * <ul>
- *   <li>{@code detect}: before a component writes ({@link #requireGuarantees}) and before each conditional write
+ *   <li>{@code check}: before a component writes ({@link #requireGuarantees}) and before each conditional write
  *       (the {@code _PUT} guarantee of its condition; the {@code _COMPLETE} one too where the write may become a
  *       multipart upload, and for a conditional completion), the guarantees not checked yet are checked through
- *       another store that sends conditions as given ({@link StoreGuarantees.CheckStore}); a check that cannot run
- *       is reported as its first failure ({@link ProbeFailure}), naming the user's operation;</li>
+ *       another store that sends conditions as given ({@link StoreGuarantees.CheckStore}), writing where the
+ *       component writes ({@link ProbeSite}); a check that cannot run is reported as its first failure
+ *       ({@link ProbeFailure}), naming the user's operation;</li>
+ *   <li>{@code detect}: as {@code check}, but Amazon S3 ({@link AmazonS3Endpoint}) is trusted without a request;</li>
  *   <li>{@code assume}: conditions pass through, nothing is checked;</li>
  *   <li>{@code emulate}: a HEAD before each conditional write decides it, and the write is sent without its
  *       condition; a component that relies on compare-and-swap is refused ({@link EmulationRefusedException}).</li>
@@ -46,6 +50,9 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
   private final String where;
   private final long multipartThreshold;
   private final StoreGuarantees.CheckStore checkStore;
+  private final AmazonS3Endpoint endpoint;
+  /** Where the component using this store writes, once it said so ({@link #requireGuarantees}); else null. */
+  private volatile ProbeSite declaredSite;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -54,15 +61,24 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
    * @param where the bucket and endpoint: the key of the verdicts and the name in messages (never credentials)
    * @param multipartThreshold the size from which {@code store} writes a payload as a multipart upload
    * @param checkStore opens the store the check writes through (conditions as given, statistics of its own)
+   * @param endpoint whether the store is Amazon S3, which {@code detect} trusts without a check
    */
   public GuardedObjectStore(ObjectStore store, GuaranteeSettings settings, StoreGuarantees verdicts, String where,
-      long multipartThreshold, StoreGuarantees.CheckStore checkStore) {
+      long multipartThreshold, StoreGuarantees.CheckStore checkStore, AmazonS3Endpoint endpoint) {
     super(store);
     this.settings = settings;
     this.verdicts = verdicts;
     this.where = where;
     this.multipartThreshold = multipartThreshold;
     this.checkStore = checkStore;
+    this.endpoint = endpoint;
+  }
+
+  /** A guarded store of a store that is not Amazon S3 (tests of the check). */
+  public GuardedObjectStore(ObjectStore store, GuaranteeSettings settings, StoreGuarantees verdicts, String where,
+      long multipartThreshold, StoreGuarantees.CheckStore checkStore) {
+    this(store, settings, verdicts, where, multipartThreshold, checkStore,
+        AmazonS3Endpoint.notAmazonS3("a store of a test"));
   }
 
   @Override
@@ -79,9 +95,9 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         return delegate().put(key, payload, WriteCondition.none());
       default:
         require(EnumSet.of(putGuarantee(condition)), "a conditional write", operationName(condition) + " "
-            + pathOf(key));
+            + pathOf(key), probePrefixAt(siteOfWrite(key)));
         if (mayBeMultipart(payload)) {
-          requireCompletion(condition);
+          requireCompletion(condition, key);
         }
         return delegate().put(key, payload, condition);
     }
@@ -102,16 +118,28 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         return delegate().completeMultipartUpload(upload, parts, WriteCondition.none());
       default:
         require(EnumSet.of(putGuarantee(condition)), "a conditional write", "completeMultipartUpload "
-            + pathOf(upload.key()));
-        requireCompletion(condition);
+            + pathOf(upload.key()), probePrefixAt(siteOfWrite(upload.key())));
+        requireCompletion(condition, upload.key());
         return delegate().completeMultipartUpload(upload, parts, condition);
     }
   }
 
+  /** With no {@link ProbeSite}: the check writes under {@value StoreConstants#PROBE_PREFIX_FALLBACK}. */
   @Override
   public void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
     checkOpen();
-    require(needed, component, component);
+    require(needed, component, component, probePrefixAt(declaredOrFallback()));
+  }
+
+  /**
+   * The site is remembered for the checks this store's later conditional writes need (a multipart completion's
+   * guarantee, checked at the first such write).
+   */
+  @Override
+  public void requireGuarantees(Set<StoreGuarantee> needed, String component, ProbeSite site) throws IOException {
+    checkOpen();
+    declaredSite = site;
+    require(needed, component, site.operation() != null ? site.operation() : component, probePrefixAt(site));
   }
 
   @Override
@@ -136,9 +164,33 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         verdicts.warnEmulated(where);
         return new StoreCapabilities(StoreCapabilities.ConditionalWrites.EMULATED);
       default:
-        require(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), "a conditional write", operation);
-        return new StoreCapabilities(StoreCapabilities.ConditionalWrites.VERIFIED);
+        require(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), "a conditional write", operation,
+            probePrefixAt(declaredOrFallback()));
+        return new StoreCapabilities(trusted() ? StoreCapabilities.ConditionalWrites.DOCUMENTED
+            : StoreCapabilities.ConditionalWrites.VERIFIED);
     }
+  }
+
+  /** Whether the mode trusts this store without a check: {@code detect} on Amazon S3. */
+  private boolean trusted() {
+    return settings.mode() == GuaranteeSettings.Mode.DETECT && endpoint.isAmazonS3();
+  }
+
+  /** Where the check writes: the prefix the user set, else the site's. */
+  private String probePrefixAt(ProbeSite site) {
+    return settings.probePrefix().orElse(site.prefix());
+  }
+
+  /** The component's site, else {@value StoreConstants#PROBE_PREFIX_FALLBACK} (a caller that names none). */
+  private ProbeSite declaredOrFallback() {
+    ProbeSite declared = declaredSite;
+    return declared != null ? declared : ProbeSite.fallback();
+  }
+
+  /** The site of a check a conditional write of {@code key} needs: the component's, else beside the key. */
+  private ProbeSite siteOfWrite(String key) {
+    ProbeSite declared = declaredSite;
+    return declared != null ? declared : ProbeSite.besideKey(key);
   }
 
   /**
@@ -148,8 +200,10 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
    *
    * @param who the component relying on the guarantees, named in a refusal
    * @param trigger the user's operation, named when the check itself fails
+   * @param probePrefix where the check writes
    */
-  private void require(Set<StoreGuarantee> needed, String who, String trigger) throws IOException {
+  private void require(Set<StoreGuarantee> needed, String who, String trigger, String probePrefix)
+      throws IOException {
     switch (settings.mode()) {
       case ASSUME:
         return;
@@ -157,21 +211,26 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
         verdicts.requireEmulatable(where, bucket(), who, needed);
         return;
       default:
+        if (trusted()) {
+          verdicts.trustAmazonS3(where, endpoint);
+          return;
+        }
         try {
-          verdicts.require(where, bucket(), who, needed, settings.probePrefix(), checkStore);
+          verdicts.require(where, bucket(), who, needed, probePrefix, checkStore);
         } catch (ConditionalWritesUnsupportedException refused) {
           throw refused;
         } catch (IOException e) {
-          throw ProbeFailure.describe(e, trigger, bucket(), where);
+          throw ProbeFailure.describe(e, trigger, who, bucket(), where, probePrefix,
+              ConfigReader.enumValue(settings.mode()));
         }
     }
   }
 
   /** A conditional multipart completion is sent only where the store honours that condition on completion. */
-  private void requireCompletion(WriteCondition c) throws IOException {
+  private void requireCompletion(WriteCondition c, String key) throws IOException {
     String who = "a conditional multipart write";
     require(EnumSet.of(c.kind() == WriteCondition.Kind.IF_ABSENT ? StoreGuarantee.IF_NONE_MATCH_COMPLETE
-        : StoreGuarantee.IF_MATCH_COMPLETE), who, who);
+        : StoreGuarantee.IF_MATCH_COMPLETE), who, who, probePrefixAt(siteOfWrite(key)));
   }
 
   /** Emulation: a HEAD decides the condition now; the write is then sent without it. */

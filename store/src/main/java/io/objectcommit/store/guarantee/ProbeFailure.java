@@ -2,6 +2,7 @@ package io.objectcommit.store.guarantee;
 
 import io.objectcommit.store.impl.RequestFailure;
 
+import io.objectcommit.store.ActionDeniedException;
 import io.objectcommit.store.StoreConstants;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -12,9 +13,11 @@ import org.apache.hadoop.fs.PathIOException;
 /**
  * Describes a conditional-write check that could not run: the check is the first request a user's operation
  * sends to a bucket, so its failure is really "the bucket cannot be used". The description names the user's
- * operation, the bucket and endpoint, and why (no bucket, access refused, endpoint unreachable); the check's own
- * failure is the cause. The exception keeps the type callers branch on ({@link FileNotFoundException} for a
- * missing bucket, {@link AccessDeniedException} for 403, {@link PathIOException} for the rest).
+ * operation, the bucket and endpoint, and why (no bucket, an action refused, credentials refused, endpoint
+ * unreachable); the check's own failure is the cause. The exception keeps the type callers branch on
+ * ({@link FileNotFoundException} for a missing bucket, {@link ActionDeniedException} for an action refused on the
+ * check's key, naming the action, the key and where the check writes, {@link AccessDeniedException} for refused
+ * credentials, {@link PathIOException} for the rest).
  */
 final class ProbeFailure {
 
@@ -22,19 +25,35 @@ final class ProbeFailure {
   }
 
   /**
-   * @param first   the first failure of the check
-   * @param trigger the user's operation, e.g. {@code createExclusive s3://b/k}
-   * @param where   the bucket and endpoint
+   * @param first       the first failure of the check
+   * @param trigger     the user's operation, e.g. {@code createExclusive s3://b/k}
+   * @param who         the component that relies on the guarantees
+   * @param where       the bucket and endpoint
+   * @param probePrefix where the check wrote
+   * @param mode        the policy's mode, as configured ({@code detect}, {@code check})
    */
-  static IOException describe(IOException first, String trigger, String bucket, String where) {
+  static IOException describe(IOException first, String trigger, String who, String bucket, String where,
+      String probePrefix, String mode) {
     if (first instanceof InterruptedIOException) {
       return first;
     }
     String root = "s3://" + bucket + "/";
-    String msg = trigger + ": checking that " + where + " supports conditional writes ("
-        + StoreConstants.CONDITIONAL_WRITES + "=detect) failed: " + reason(first) + ". First failure";
+    String setting = StoreConstants.CONDITIONAL_WRITES + "=" + mode;
+    String msg = trigger + ": checking that " + where + " supports conditional writes (" + setting + ") failed: "
+        + reason(first) + ". First failure";
     IOException described;
-    if (first instanceof FileNotFoundException) {
+    ActionDeniedException denied = deniedAction(first);
+    if (denied != null) {
+      // a permission is missing, not the credentials: name what was refused, where, and why the check was there
+      described = new ActionDeniedException(denied.getFile(), denied.bucket(), denied.key(), denied.action(),
+          denied.onBucket(), trigger
+          + ": checking that " + where + " supports conditional writes (" + setting + ") failed: "
+          + denied.refused() + " was refused. The check writes (and deletes) its objects under s3://"
+          + bucket + "/" + probePrefix + ", where " + who + " is about to write; the credentials need s3:PutObject,"
+          + " s3:GetObject, s3:DeleteObject and s3:AbortMultipartUpload there (docs/stores.md, 'IAM permissions')."
+          + " Grant them, write where they are granted, or set " + StoreConstants.PROBE_PREFIX + " to a prefix"
+          + " where they are. First failure: " + first.getMessage());
+    } else if (first instanceof FileNotFoundException) {
       described = new FileNotFoundException(msg + ": " + first.getMessage());
     } else if (first instanceof AccessDeniedException) {
       described = new AccessDeniedException(root, null, msg + ": " + first.getMessage());
@@ -47,6 +66,16 @@ final class ProbeFailure {
       described.addSuppressed(cleanup); // the check's cleanup failures, seen where the user looks
     }
     return described;
+  }
+
+  /** The refused action behind {@code e}: itself, or its cause (a failure the check's own code wrapped). */
+  private static ActionDeniedException deniedAction(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ActionDeniedException) {
+        return (ActionDeniedException) t;
+      }
+    }
+    return null;
   }
 
   private static String reason(IOException e) {

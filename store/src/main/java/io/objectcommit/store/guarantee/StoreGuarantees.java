@@ -44,6 +44,8 @@ public final class StoreGuarantees {
 
   private final Map<String, Known> known = new ConcurrentHashMap<>();
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  /** Stores trusted as Amazon S3, logged once each. */
+  private final Set<String> trusted = ConcurrentHashMap.newKeySet();
 
   /** Nothing known yet. */
   public StoreGuarantees() {
@@ -118,6 +120,27 @@ public final class StoreGuarantees {
       LOG.warn("Conditional writes are EMULATED on {} ({}=emulate), so for {}:{} safe only while one writer at a"
           + " time uses each key (see docs/stores.md)", where, StoreConstants.CONDITIONAL_WRITES, who, risks);
     }
+  }
+
+  /**
+   * With {@code detect} on Amazon S3: no check, and one INFO line per store saying so and why (the endpoint form),
+   * the first time a component or conditional write relies on a guarantee.
+   *
+   * @return whether the line was logged now (the first time for this store)
+   */
+  boolean trustAmazonS3(String where, AmazonS3Endpoint endpoint) {
+    if (!trusted.add(where)) {
+      return false;
+    }
+    LOG.info(trustMessage(where, endpoint));
+    return true;
+  }
+
+  /** The INFO line of a store trusted as Amazon S3: the store, the endpoint form and why, how to check it. */
+  static String trustMessage(String where, AmazonS3Endpoint endpoint) {
+    return "Store guarantees of " + where + " trusted without a check: the store is Amazon S3, reached through "
+        + endpoint.reason() + ", which documents conditional writes on PutObject and CompleteMultipartUpload"
+        + " (docs/stores.md); set " + StoreConstants.CONDITIONAL_WRITES + "=check to check it all the same";
   }
 
   /** With {@code emulate}: the warning of a store whose capabilities are asked for, once per store. */

@@ -8,7 +8,9 @@ import org.apache.hadoop.fs.PathIOException;
 
 /**
  * Turns a failed request ({@link RequestFailure}, the same from either SDK binding) into the one {@link IOException} the caller sees, naming the path, the operation, the
- * bucket's endpoint and, for the errors users can fix, what to check. Never includes credentials: the SDK's
+ * bucket's endpoint and, for the errors users can fix, what to check: a 403 for want of a permission is an
+ * {@link io.objectcommit.store.ActionDeniedException} naming the IAM action and the key ({@link IamActions}), a 403
+ * of the credentials themselves a plain {@link AccessDeniedException}. Never includes credentials: the SDK's
  * messages carry status, error code and request id only.
  */
 final class ErrorTranslation {
@@ -44,7 +46,10 @@ final class ErrorTranslation {
           }
           break;
         case 403:
-          result = new AccessDeniedException(path, null, summary + accessHint(code));
+          result = credentialsRefused(code) ? null : IamActions.denied(op, path, summary, code);
+          if (result == null) {
+            result = new AccessDeniedException(path, null, summary + accessHint(code));
+          }
           break;
         case 301:
         case 307:
@@ -66,9 +71,18 @@ final class ErrorTranslation {
     return result;
   }
 
+  /** A 403 about the credentials themselves (unknown, badly signed, expired), not about a permission. */
+  private static boolean credentialsRefused(String code) {
+    return "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)
+        || "InvalidToken".equals(code) || "ExpiredToken".equals(code) || "TokenRefreshRequired".equals(code)
+        || "RequestTimeTooSkewed".equals(code);
+  }
+
   private static String accessHint(String code) {
-    if ("InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)
-        || "InvalidToken".equals(code) || "ExpiredToken".equals(code)) {
+    if ("RequestTimeTooSkewed".equals(code)) {
+      return ": the clock of this machine differs from the store's by too much; correct it (NTP)";
+    }
+    if (credentialsRefused(code)) {
       return ": the credentials were refused; check fs.s3a.access.key / fs.s3a.secret.key / fs.s3a.session.token"
           + " or fs.s3a.aws.credentials.provider";
     }

@@ -14,6 +14,7 @@ import com.amazonaws.services.s3.model.DeleteObjectsResult;
 import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import com.amazonaws.services.s3.model.S3Object;
+import io.objectcommit.store.ActionDeniedException;
 import io.objectcommit.store.ConditionalWritesUnsupportedException;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
@@ -89,6 +90,20 @@ class ConditionalWritesProbeTest {
         () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
     assertNamesOperationAndStore(e, "access was refused (403)");
     assertEquals(0, s3.count("deleteObjects"));
+  }
+
+  @Test
+  void aRefusedActionIsReportedWithItsKeyAndActionNotAsRefusedCredentials() {
+    s3.on("putObject", fail(403, "AccessDenied"));
+    ActionDeniedException e = assertThrows(ActionDeniedException.class,
+        () -> store().createExclusive("dir/k", Payload.of(new byte[1])));
+    assertNamesOperationAndStore(e, "s3:PutObject on test-bucket/dir/.objectcommit/probe/check-");
+    assertEquals("s3:PutObject", e.action());
+    assertTrue(e.key().startsWith("dir/.objectcommit/probe/check-") && e.key().endsWith("/inm-put"), e.key());
+    assertTrue(e.getMessage().contains("where a conditional write is about to write"), e.getMessage());
+    assertFalse(e.getMessage().contains("check the credentials"), e.getMessage());
+    assertTrue(e.getCause() instanceof ActionDeniedException, "the request's own refusal is the cause");
+    assertEquals(0, s3.count("deleteObjects"), "nothing was written: nothing to delete");
   }
 
   @Test

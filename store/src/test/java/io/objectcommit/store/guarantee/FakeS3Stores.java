@@ -26,7 +26,7 @@ final class FakeS3Stores {
 
   /** A new store in {@code mode}; its check writes through another S3 store of the same client. */
   ObjectStore open(GuaranteeSettings.Mode mode) {
-    return new GuardedObjectStore(s3Store(), new GuaranteeSettings(mode, ".objectcommit/probe/"), verdicts, WHERE,
+    return new GuardedObjectStore(s3Store(), new GuaranteeSettings(mode), verdicts, WHERE,
         options.multipartThreshold(), this::s3Store);
   }
 

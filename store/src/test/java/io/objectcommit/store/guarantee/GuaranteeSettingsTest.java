@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.config.ConfigReader;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class GuaranteeSettingsTest {
   void defaults() {
     GuaranteeSettings s = GuaranteeSettings.from(new ConfigReader(new Configuration(false), "b"));
     assertEquals(GuaranteeSettings.Mode.DETECT, s.mode());
-    assertEquals(".objectcommit/probe/", s.probePrefix());
+    assertEquals(Optional.empty(), s.probePrefix(), "unset: the check writes where the component writes");
   }
 
   @Test
@@ -26,7 +27,7 @@ class GuaranteeSettingsTest {
     c.set("fs.objectcommit.probe.prefix", "tmp/probe");
     assertEquals(GuaranteeSettings.Mode.ASSUME, GuaranteeSettings.from(new ConfigReader(c, "plain")).mode());
     assertEquals(GuaranteeSettings.Mode.EMULATE, GuaranteeSettings.from(new ConfigReader(c, "special")).mode());
-    assertEquals("tmp/probe/", GuaranteeSettings.from(new ConfigReader(c, "plain")).probePrefix());
+    assertEquals(Optional.of("tmp/probe/"), GuaranteeSettings.from(new ConfigReader(c, "plain")).probePrefix());
   }
 
   @Test
@@ -36,6 +37,19 @@ class GuaranteeSettingsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> GuaranteeSettings.from(new ConfigReader(c, "b")));
     assertTrue(e.getMessage().contains("fs.objectcommit.bucket.b.conditional-writes")
-        && e.getMessage().contains("maybe") && e.getMessage().contains("detect, assume, emulate"), e.getMessage());
+        && e.getMessage().contains("maybe") && e.getMessage().contains("detect, check, assume, emulate"),
+        e.getMessage());
+  }
+
+  @Test
+  void checkIsAModeAndAProbePrefixIsAKeyPrefix() {
+    Configuration c = new Configuration(false);
+    c.set("fs.objectcommit.bucket.b.conditional-writes", "check");
+    assertEquals(GuaranteeSettings.Mode.CHECK, GuaranteeSettings.from(new ConfigReader(c, "b")).mode());
+    c.set("fs.objectcommit.bucket.b.probe.prefix", "/abs/probe/");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> GuaranteeSettings.from(new ConfigReader(c, "b")));
+    assertTrue(e.getMessage().contains("fs.objectcommit.bucket.b.probe.prefix") && e.getMessage().contains("'/abs"),
+        e.getMessage());
   }
 }

@@ -1,5 +1,6 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.audit.AuditSettings;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.guarantee.GuaranteeSettings;
 import io.objectcommit.store.impl.StoreOptions;
@@ -12,7 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The whole configuration of one S3 store, parsed once per {@link StoreContext#open} through one
  * {@link ConfigReader}: the client's settings ({@link S3ClientSettings}), the request path's options
- * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}) and the SDK binding.
+ * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}), the SDK binding and the
+ * attribution header's settings ({@link AuditSettings}).
  * Immutable, and handed down whole, so that nothing below reads the Hadoop configuration again. A bad value fails
  * in {@link #from}, naming the key in force.
  */
@@ -22,12 +24,15 @@ final class StoreConfig {
   private final StoreOptions options;
   private final GuaranteeSettings guarantees;
   private final SdkBinding sdk;
+  private final AuditSettings audit;
 
-  private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk) {
+  private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk,
+      AuditSettings audit) {
     this.client = client;
     this.options = options;
     this.guarantees = guarantees;
     this.sdk = sdk;
+    this.audit = audit;
   }
 
   /** The configuration of {@code bucket}'s store. */
@@ -37,7 +42,7 @@ final class StoreConfig {
 
   /**
    * The configuration of the reader's bucket, read in this order (the first bad value is the one reported):
-   * client settings, request options, guarantee settings, SDK.
+   * client settings, request options, guarantee settings, SDK, attribution header.
    *
    * @throws IllegalArgumentException for a bad value, naming the key
    * @throws SdkMissingException when the SDK asked for (or any, with {@code auto}) is not on the classpath
@@ -48,7 +53,8 @@ final class StoreConfig {
     StoreOptions options = StoreOptions.from(reader);
     GuaranteeSettings guarantees = GuaranteeSettings.from(reader);
     SdkBinding sdk = SdkBindings.choose(reader);
-    return new StoreConfig(client, options, guarantees, sdk);
+    AuditSettings audit = AuditSettings.from(reader);
+    return new StoreConfig(client, options, guarantees, sdk, audit);
   }
 
   String bucket() {
@@ -71,6 +77,10 @@ final class StoreConfig {
     return sdk;
   }
 
+  AuditSettings audit() {
+    return audit;
+  }
+
   /** The bucket and endpoint, for messages (never credentials). */
   String where() {
     return client.describe();
@@ -78,6 +88,7 @@ final class StoreConfig {
 
   @Override
   public String toString() {
-    return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + "}";
+    return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + ", "
+        + audit + "}";
   }
 }

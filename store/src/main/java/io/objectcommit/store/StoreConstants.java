@@ -326,4 +326,17 @@ public final class StoreConstants {
 
   /** S3A's list of fields filtered out of its referrer, honoured when {@link #AUDIT_REFERRER_FILTER} is unset: {@value}. */
   public static final String S3A_AUDIT_REFERRER_FILTER = "fs.s3a.audit.referrer.filter";
+
+  // ---------------------------------------------------------------------------------------------------------
+  // One store guarantee check per Spark application
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * With {@link #CONDITIONAL_WRITES}{@code =detect}: whether a Spark driver hands the guarantee check's verdict to
+   * the executors of its application (in the Hadoop configuration Spark ships to their tasks, under the internal
+   * keys {@code fs.objectcommit.internal.store-verdict.*}), which then take it instead of checking the store again;
+   * {@code false}: every JVM checks for itself (docs/stores.md, "How the verdict reaches the executors"): {@value}.
+   */
+  public static final String SHARE_VERDICT = PREFIX + "conditional-writes.share-verdict";
+  public static final boolean SHARE_VERDICT_DEFAULT = true;
 }

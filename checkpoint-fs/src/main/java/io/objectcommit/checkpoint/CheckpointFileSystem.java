@@ -6,6 +6,7 @@ import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.config.ConfigReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -70,7 +71,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     if (options.backend() == CheckpointOptions.BackendKind.LOCAL) {
       return LocalPathBackend.open(options, owner);
     }
-    ObjectStore store = ObjectStores.open(authority, conf);
+    ObjectStore store = ObjectStores.open(authority, conf, AuditContext.of(AuditContext.CHECKPOINT));
     try {
       // fail now, naming the store and this operation, if the bucket is unusable or lacks conditional writes
       store.capabilities("initialize " + scheme + "://" + authority + "/");

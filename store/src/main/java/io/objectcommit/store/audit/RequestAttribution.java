@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * ({@link AuditContext#jobId()}), else the streaming query running on the thread. Never a secret: credentials
  * and tokens are not known here, and the values are ids, a path and a user name.
  *
- * <p>Built per request on the thread that sends it, so the Spark task and thread are the request's own.
+ * <p>Built per request on the thread that sends it, so the Spark task and thread are the request's own (a task
+ * attempt's store sending from another thread, such as a parallel upload, names the task that opened it).
  * Thread-safe.
  */
 public final class RequestAttribution {
@@ -90,6 +91,8 @@ public final class RequestAttribution {
   private final String bucket;
   private final boolean check;
   private final LongSupplier clock;
+  /** The Spark task that opened a task attempt's store, for its requests sent from other threads (uploads). */
+  private final Long openingTask;
   private final String spanPrefix = UUID.randomUUID().toString();
   private final AtomicLong spans = new AtomicLong();
 
@@ -100,13 +103,33 @@ public final class RequestAttribution {
 
   RequestAttribution(AuditSettings settings, AuditContext context, SparkRuntime spark, String bucket, boolean check,
       LongSupplier clock) {
+    this(settings, context, spark, bucket, check, clock, openingTask(context, spark));
+  }
+
+  private RequestAttribution(AuditSettings settings, AuditContext context, SparkRuntime spark, String bucket,
+      boolean check, LongSupplier clock, Long openingTask) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.context = Objects.requireNonNull(context, "context");
     this.spark = Objects.requireNonNull(spark, "spark");
     this.bucket = Objects.requireNonNull(bucket, "bucket");
     this.check = check;
     this.clock = clock;
+    this.openingTask = openingTask;
   }
+
+  /**
+   * A store opened for a task attempt is that attempt's: its requests sent from other threads (parallel uploads)
+   * name the Spark task that opened it. Other stores (a file system's, shared by the tasks of a JVM) name only the
+   * task of the sending thread.
+   */
+  private static Long openingTask(AuditContext context, SparkRuntime spark) {
+    if (context.taskAttemptId() == null) {
+      return null;
+    }
+    OptionalLong t = spark.taskAttemptId();
+    return t.isPresent() ? t.getAsLong() : null;
+  }
+
 
   /** No header on any request (stores built without a configuration, tests of the request path). */
   public static RequestAttribution none() {
@@ -115,7 +138,7 @@ public final class RequestAttribution {
 
   /** The attribution of the store guarantee check run for this store's component: marked {@link #CHECK}. */
   public RequestAttribution forGuaranteeCheck() {
-    return new RequestAttribution(settings, context, spark, bucket, true, clock);
+    return new RequestAttribution(settings, context, spark, bucket, true, clock, openingTask);
   }
 
   /** Whether requests carry the header. */
@@ -154,7 +177,8 @@ public final class RequestAttribution {
           : spark.localProperty(SparkRuntime.STREAMING_QUERY_ID).orElse(null));
       f.put(TASK_ATTEMPT, context.taskAttemptId());
       OptionalLong task = spark.taskAttemptId();
-      f.put(SPARK_TASK, task.isPresent() ? Long.toString(task.getAsLong()) : null);
+      f.put(SPARK_TASK, task.isPresent() ? Long.toString(task.getAsLong())
+          : openingTask != null ? Long.toString(openingTask) : null);
       f.put(CHECK, check ? CHECK_VALUE : null);
       StringBuilder url = new StringBuilder("https://").append(HOST).append(PATH_PREFIX)
           .append(encode(operation)).append('/').append(span).append("/?");

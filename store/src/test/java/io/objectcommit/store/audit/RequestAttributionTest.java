@@ -126,4 +126,29 @@ class RequestAttributionTest {
       spark.task(-1, Map.of());
     }
   }
+
+  @Test
+  void aTaskAttemptsStoreNamesItsTaskFromOtherThreadsToo() throws Exception {
+    SparkStandIns spark = SparkStandIns.compile(dir).environment("app-1", "2");
+    spark.task(23, Map.of());
+    RequestAttribution attempt;
+    RequestAttribution fileSystem;
+    try {
+      attempt = new RequestAttribution(AuditSettings.DEFAULT, AuditContext.of(AuditContext.STAGING).withJob("j")
+          .withTaskAttempt("attempt_1_0001_m_000000_0"), spark.runtime(), "b");
+      fileSystem = new RequestAttribution(AuditSettings.DEFAULT, AuditContext.of(AuditContext.CHECKPOINT),
+          spark.runtime(), "b");
+    } finally {
+      spark.task(-1, Map.of());
+    }
+    String[] fromUploadThread = new String[2];
+    Thread upload = new Thread(() -> {
+      fromUploadThread[0] = attempt.header("op_multipart_part", "k");
+      fromUploadThread[1] = fileSystem.header("op_put", "k");
+    });
+    upload.start();
+    upload.join();
+    assertEquals("23", fields(fromUploadThread[0]).get("st"), "the task that opened the attempt's store");
+    assertFalse(fields(fromUploadThread[1]).containsKey("st"), "a shared store names only the sender's task");
+  }
 }

@@ -24,10 +24,10 @@ final class RequestCounter {
   private final List<SeenRequest> seen = new ArrayList<>();
   private long dropped;
 
-  synchronized void record(S3Request request, int status, String referrer) {
+  synchronized void record(S3Request request, int status, String referrer, String userAgent) {
     counts.computeIfAbsent(request.operation(), k -> new TreeMap<>()).merge(status, 1L, Long::sum);
     if (seen.size() < MAX_KEPT) {
-      seen.add(new SeenRequest(request, status, referrer));
+      seen.add(new SeenRequest(request, status, referrer, userAgent));
     } else if (dropped++ == 0) {
       LOG.warn("S3 fault proxy: more than {} requests since the last reset; later ones are counted, not kept",
           MAX_KEPT);

@@ -8,19 +8,22 @@ import java.util.Map;
 
 /**
  * One request the proxy answered, as a test reads it afterwards: what it was ({@link S3Request}), the status it
- * got (0: connection reset by the proxy) and its {@code Referer} header, where S3A and objectcommit put what a
- * server access log needs to attribute the request (null when the request had none). Immutable.
+ * got (0: connection reset by the proxy), its {@code Referer} header, where S3A and objectcommit put what a server
+ * access log needs to attribute the request (null when the request had none), and its {@code User-Agent} (which
+ * names the client: objectcommit's end with {@code objectcommit}). Immutable.
  */
 public final class SeenRequest {
 
   private final S3Request request;
   private final int status;
   private final String referrer;
+  private final String userAgent;
 
-  SeenRequest(S3Request request, int status, String referrer) {
+  SeenRequest(S3Request request, int status, String referrer, String userAgent) {
     this.request = request;
     this.status = status;
     this.referrer = referrer;
+    this.userAgent = userAgent;
   }
 
   public S3Request request() {
@@ -33,6 +36,11 @@ public final class SeenRequest {
 
   public int status() {
     return status;
+  }
+
+  /** The {@code User-Agent} header as sent, or null. */
+  public String userAgent() {
+    return userAgent;
   }
 
   /** The {@code Referer} header as sent, or null. */

@@ -65,11 +65,11 @@ class HttpWireTest {
     RequestCounter c = new RequestCounter();
     S3Request put = S3Request.classify("PUT", "/b/k", null);
     S3Request head = S3Request.classify("HEAD", "/b/k", null);
-    c.record(put, 200, null);
-    c.record(head, 404, null);
+    c.record(put, 200, null, null);
+    c.record(head, 404, null, null);
     RequestCounts before = c.snapshot();
-    c.record(head, 404, "https://audit.example.org/hadoop/1/op_head/s-1/?op=op_head");
-    c.record(head, 200, null);
+    c.record(head, 404, "https://audit.example.org/hadoop/1/op_head/s-1/?op=op_head", "aws-sdk-java/1 objectcommit");
+    c.record(head, 200, null, null);
     RequestCounts after = c.snapshot();
     assertEquals(4, after.total());
     assertEquals(2, after.of(S3Operation.HEAD, 404));

@@ -167,6 +167,7 @@ class S3FaultProxyIT {
     assertEquals(200, seen.get(1).status());
     assertEquals("attributed.txt", seen.get(1).request().key());
     assertEquals(referer, seen.get(1).referrer());
+    assertTrue(seen.get(1).userAgent().startsWith("aws-sdk-java/"), seen.get(1).userAgent());
     assertEquals("/hadoop/1/op_put/span-1/", seen.get(1).referrerPath());
     assertEquals(java.util.Map.of("op", "op_put", "p1", "s3a://b/k+plus&and", "ji", "j 1"),
         seen.get(1).referrerParams());

@@ -37,16 +37,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Every request of each component, as the fault proxy sees it (a server access log records the same
  * {@code Referer}), names objectcommit's version, the component, the Spark application, the job, and in a task the
- * task attempt, on the Spark 3.5 line (AWS SDK v1): the staging committer, the direct committer and a
- * {@code ckpt://} streaming query, each in a local Spark session. Ours are told from S3A's (Spark's own file system
- * on {@code s3a://}) by the user agent, which ends with {@code objectcommit}: every one of ours carries the header,
- * none of S3A's carries our fields.
+ * task attempt, on the Spark 3.5 line (AWS SDK v1; the Spark 4 lines compile it too, on SDK v2): the staging
+ * committer, the direct committer and a {@code ckpt://} streaming query, each in a local Spark session. Ours are
+ * told from S3A's (Spark's own file system on {@code s3a://}) by the user agent, which ends with
+ * {@code objectcommit}: every one of ours carries the header, none of S3A's carries our fields.
  */
 @S3IntegrationTest
 class RequestAttributionSparkIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(RequestAttributionSparkIT.class);
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** SDK v1 with Hadoop 3.3 (the Spark 3.5 line), v2 with Hadoop 3.4+ (the Spark 4 lines, which compile this too). */
+  private static final String SDK_AGENT = org.apache.hadoop.util.VersionInfo.getVersion().startsWith("3.3.")
+      ? "aws-sdk-java/1." : "aws-sdk-java/2.";
 
   @TempDir
   Path tmp;
@@ -63,7 +66,7 @@ class RequestAttributionSparkIT {
       if (!ours) {
         continue;
       }
-      assertTrue(r.userAgent().contains("aws-sdk-java/1."), "SDK v1 on the Spark 3.5 line: " + r.userAgent());
+      assertTrue(r.userAgent().contains(SDK_AGENT), "the SDK of the Hadoop line: " + r.userAgent());
       assertEquals(ObjectCommitVersion.get(), f.get("oc"), r.toString());
       assertEquals(component, f.get("co"), r.toString());
       assertEquals(application, f.get("sa"), r.toString());
@@ -101,7 +104,7 @@ class RequestAttributionSparkIT {
       } finally {
         spark.stop();
       }
-      String jobId = JSON.readTree(testBucket.client().getObjectAsString(testBucket.name(),
+      String jobId = JSON.readTree(testBucket.plain().getObjectAsString(testBucket.name(),
           testBucket.key("tables/" + component + "/_SUCCESS"))).path("jobId").asText();
       assertFalse(jobId.isEmpty());
       List<Map<String, String>> requests = ours(testBucket, bucket.proxy().requests(), component, app);

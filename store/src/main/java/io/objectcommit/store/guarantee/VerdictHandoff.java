@@ -97,37 +97,38 @@ public final class VerdictHandoff {
     return held + " hold" + (failed.isEmpty() ? "" : ", FAILED " + failed);
   }
 
-  /** Writes what the context knows of the store into the configurations that reach the application's tasks. */
-  static void publish(VerdictSharing sharing, StoreGuarantees verdicts, String where, Configuration conf,
-      SparkRuntime spark) {
+  /**
+   * Writes what the context knows of the store into the configurations that reach the application's tasks, unless
+   * {@code last} (what this store wrote last) is the same.
+   *
+   * @return what was written (or {@code last})
+   */
+  static String publish(VerdictSharing sharing, StoreGuarantees verdicts, String where, Configuration conf,
+      SparkRuntime spark, String last) {
     if (!spark.isDriver()) {
-      return;
+      return last;
     }
     Optional<String> app = spark.applicationId();
     if (app.isEmpty()) {
-      return;
+      return last;
     }
     Optional<SharedVerdict> known = verdicts.snapshot(where, app.get());
     if (known.isEmpty()) {
-      return;
+      return last;
     }
     String value = known.get().encode();
-    boolean written = write(conf, sharing.key(), value);
+    if (value.equals(last)) {
+      return last;
+    }
+    if (conf != null) {
+      conf.set(sharing.key(), value);
+    }
     Optional<Configuration> driver = spark.driverHadoopConfiguration();
     if (driver.isPresent() && driver.get() != conf) {
-      written |= write(driver.get(), sharing.key(), value);
+      driver.get().set(sharing.key(), value);
     }
-    if (written) {
-      LOG.debug("Store verdict handed on to the executors of {} in {}: {}", app.get(), sharing.key(), known.get());
-    }
-  }
-
-  private static boolean write(Configuration c, String key, String value) {
-    if (c == null || value.equals(c.getRaw(key))) {
-      return false;
-    }
-    c.set(key, value);
-    return true;
+    LOG.debug("Store verdict handed on to the executors of {} in {}: {}", app.get(), sharing.key(), known.get());
+    return value;
   }
 
   /** The store whose up-front checks hand the verdict on. */
@@ -137,6 +138,8 @@ public final class VerdictHandoff {
     private final String where;
     private final Configuration conf;
     private final SparkRuntime spark;
+    /** The value this store wrote last: written again only when the verdict changed (no read of {@code conf}). */
+    private String published;
 
     Publishing(ObjectStore guarded, VerdictSharing sharing, StoreGuarantees verdicts, String where,
         Configuration conf, SparkRuntime spark) {
@@ -154,7 +157,9 @@ public final class VerdictHandoff {
         super.requireGuarantees(needed, component);
       } finally {
         try {
-          publish(sharing, verdicts, where, conf, spark);
+          synchronized (this) {
+            published = publish(sharing, verdicts, where, conf, spark, published);
+          }
         } catch (RuntimeException e) {
           // handing the verdict on only spares the executors a check: never a reason to fail the component
           LOG.warn("Could not hand the store verdict of {} on to the executors: {}", where, e.toString());

@@ -130,7 +130,6 @@ public final class RequestAttribution {
     return t.isPresent() ? t.getAsLong() : null;
   }
 
-
   /** No header on any request (stores built without a configuration, tests of the request path). */
   public static RequestAttribution none() {
     return NONE;

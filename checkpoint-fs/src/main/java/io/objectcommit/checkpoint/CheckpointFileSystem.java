@@ -7,6 +7,7 @@ import io.objectcommit.checkpoint.impl.ManifestBackend;
 import io.objectcommit.store.ActionDeniedException;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
@@ -76,7 +77,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
     if (options.backend() == CheckpointOptions.BackendKind.LOCAL) {
       return LocalPathBackend.open(options, owner);
     }
-    ObjectStore store = ObjectStores.open(authority, conf);
+    ObjectStore store = ObjectStores.open(authority, conf, AuditContext.of(AuditContext.CHECKPOINT));
     try {
       // fail now, naming the store and this operation, if the bucket is unusable or lacks what the manifests rely
       // on (docs/stores.md); the check, where one runs, writes in the namespace's own bookkeeping (beside

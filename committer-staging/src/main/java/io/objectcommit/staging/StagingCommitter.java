@@ -2,6 +2,7 @@ package io.objectcommit.staging;
 
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.commit.Hostnames;
@@ -112,7 +113,17 @@ public class StagingCommitter extends PathOutputCommitter {
   }
 
   ObjectStore openStore() throws IOException {
-    ObjectStore store = ObjectStores.open(layout.bucket(), conf);
+    return openStore(conf, null);
+  }
+
+  /**
+   * The destination's store, opened with {@code c} and checked for the guarantees the committer relies on; its
+   * requests name the job and, for a task attempt's work, {@code attempt} (null for the job's own).
+   */
+  ObjectStore openStore(Configuration c, TaskAttemptContext attempt) throws IOException {
+    AuditContext who = AuditContext.of(AuditContext.STAGING).withJob(jobId.id())
+        .withTaskAttempt(attempt == null ? null : attempt.getTaskAttemptID().toString());
+    ObjectStore store = ObjectStores.open(layout.bucket(), c, who);
     try {
       // task records decide racing attempts (exclusive create); uploads of losers are aborted: docs/stores.md
       // the check, where one runs, writes in the destination's staging records area, which the job writes anyway
@@ -125,11 +136,19 @@ public class StagingCommitter extends PathOutputCommitter {
     return store;
   }
 
+  /**
+   * Pins the job id into the job configuration and checks the store, on the driver, before any task writes: a store
+   * that fails a guarantee fails the job now, and the verdict reaches the job's tasks in its configuration (written
+   * there by the store module), so that executors do not check again (docs/stores.md).
+   */
   @Override
   public void setupJob(JobContext context) throws IOException {
     // the tasks and job commit get this configuration: they use this id even where the engine sets its own only
     // after job setup (Spark 4.2)
     jobId.pinTo(context.getConfiguration());
+    try (ObjectStore store = openStore(context.getConfiguration(), null)) {
+      LOG.debug("Store of {} checked at job setup: {}", layout, store);
+    }
     LOG.info("Staging committer ({}) set up for job {} writing to {}", options, layout.jobId(), outputPath);
   }
 
@@ -149,7 +168,7 @@ public class StagingCommitter extends PathOutputCommitter {
     File dir = attemptDir(context);
     int index = context.getTaskAttemptID().getTaskID().getId();
     int count = SparkTasks.taskCount(options.taskCount());
-    try (ObjectStore store = openStore()) {
+    try (ObjectStore store = openStore(conf, context)) {
       new TaskCommitStage(store, layout, options).commit(dir, index, count, context.getTaskAttemptID().toString(),
           Hostnames.local());
     } finally {

@@ -3,6 +3,8 @@ package io.objectcommit.staging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
@@ -11,13 +13,26 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The job id the driver's committer and the task attempts' committers agree on, in the order each Spark line sets
- * things up. No store: the committer's constructor and job setup send no request.
+ * things up. Job setup opens the destination's store (it checks the store's guarantees on the driver): the
+ * in-memory one here.
  */
 class StagingJobIdTest {
+
+  @BeforeEach
+  void bucket() {
+    InMemoryObjectStore.register("bucket");
+  }
+
+  @AfterEach
+  void noBucket() {
+    InMemoryObjectStore.unregister("bucket");
+  }
 
   private static final Path OUTPUT = new Path("s3a://bucket/warehouse/table");
   private static final String UUID = "0b3f6c1e-1111-2222-3333-444455556666";
@@ -31,6 +46,7 @@ class StagingJobIdTest {
   @Test
   void sparksUuidWhenItIsThereAtJobSetup() throws Exception {
     JobConf job = new JobConf(false);
+    InMemoryStoreFactory.use(job);
     job.set(CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
     StagingCommitter driver = new StagingCommitter(OUTPUT, attempt(job, 0));
     driver.setupJob(new JobContextImpl(job, null));
@@ -46,6 +62,7 @@ class StagingJobIdTest {
   @Test
   void theIdJobSetupChoseWhenSparksUuidArrivesAfterIt() throws Exception {
     JobConf job = new JobConf(false);
+    InMemoryStoreFactory.use(job);
     job.set(CommitConstants.HADOOP_JOB_ID_KEY, jobId.toString());
     StagingCommitter driver = new StagingCommitter(OUTPUT, attempt(job, 0));
     driver.setupJob(new JobContextImpl(job, null));

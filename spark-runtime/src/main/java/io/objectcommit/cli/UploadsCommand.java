@@ -3,6 +3,7 @@ package io.objectcommit.cli;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.staging.PendingUploads;
 import java.io.PrintStream;
 import java.net.URI;
@@ -67,7 +68,7 @@ final class UploadsCommand implements Subcommand {
     String prefix = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/+", "");
     boolean abort = args.get(0).equals("abort");
     long now = System.currentTimeMillis();
-    try (ObjectStore store = ObjectStores.open(uri, line.configuration())) {
+    try (ObjectStore store = ObjectStores.open(uri, line.configuration(), AuditContext.of(AuditContext.CLI))) {
       List<MultipartUpload> uploads = abort ? PendingUploads.abort(store, prefix, olderThan, now)
           : PendingUploads.list(store, prefix, olderThan, now);
       for (MultipartUpload u : uploads) {

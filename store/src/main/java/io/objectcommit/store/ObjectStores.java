@@ -1,5 +1,6 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.audit.AuditContext;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
@@ -21,11 +22,24 @@ public final class ObjectStores {
     return StoreContext.jvm().open(bucket, conf);
   }
 
+  /**
+   * {@link #open(String, Configuration)} for {@code who}: every request names its component, job and task attempt
+   * in the attribution header ({@link io.objectcommit.store.audit.RequestAttribution}).
+   */
+  public static ObjectStore open(String bucket, Configuration conf, AuditContext who) throws IOException {
+    return StoreContext.jvm().open(bucket, conf, who);
+  }
+
   /** A store for the bucket of a URI such as {@code s3a://bucket/path} (the authority is the bucket). */
   public static ObjectStore open(URI uri, Configuration conf) throws IOException {
+    return open(uri, conf, AuditContext.UNNAMED);
+  }
+
+  /** {@link #open(URI, Configuration)} for {@code who}. */
+  public static ObjectStore open(URI uri, Configuration conf, AuditContext who) throws IOException {
     if (uri.getHost() == null && uri.getAuthority() == null) {
       throw new IllegalArgumentException("no bucket in " + uri);
     }
-    return open(uri.getHost() != null ? uri.getHost() : uri.getAuthority(), conf);
+    return open(uri.getHost() != null ? uri.getHost() : uri.getAuthority(), conf, who);
   }
 }

@@ -1,8 +1,10 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.audit.AuditSettings;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.guarantee.AmazonS3Endpoint;
 import io.objectcommit.store.guarantee.GuaranteeSettings;
+import io.objectcommit.store.guarantee.VerdictSharing;
 import io.objectcommit.store.impl.StoreOptions;
 import io.objectcommit.store.impl.client.S3ClientSettings;
 import io.objectcommit.store.impl.client.SdkBinding;
@@ -13,7 +15,9 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The whole configuration of one S3 store, parsed once per {@link StoreContext#open} through one
  * {@link ConfigReader}: the client's settings ({@link S3ClientSettings}), the request path's options
- * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}) and the SDK binding.
+ * ({@link StoreOptions}), the guarantee policy's settings ({@link GuaranteeSettings}), the SDK binding, the
+ * attribution header's settings ({@link AuditSettings}) and the sharing of the guarantee check's verdict with the
+ * verdict the configuration carries ({@link VerdictSharing}).
  * Immutable, and handed down whole, so that nothing below reads the Hadoop configuration again. A bad value fails
  * in {@link #from}, naming the key in force.
  */
@@ -24,14 +28,18 @@ final class StoreConfig {
   private final GuaranteeSettings guarantees;
   private final SdkBinding sdk;
   private final AmazonS3Endpoint amazonS3;
+  private final AuditSettings audit;
+  private final VerdictSharing sharing;
 
   private StoreConfig(S3ClientSettings client, StoreOptions options, GuaranteeSettings guarantees, SdkBinding sdk,
-      AmazonS3Endpoint amazonS3) {
+      AmazonS3Endpoint amazonS3, AuditSettings audit, VerdictSharing sharing) {
     this.client = client;
     this.options = options;
     this.guarantees = guarantees;
     this.sdk = sdk;
     this.amazonS3 = amazonS3;
+    this.audit = audit;
+    this.sharing = sharing;
   }
 
   /** The configuration of {@code bucket}'s store. */
@@ -41,7 +49,7 @@ final class StoreConfig {
 
   /**
    * The configuration of the reader's bucket, read in this order (the first bad value is the one reported):
-   * client settings, request options, guarantee settings, SDK.
+   * client settings, request options, guarantee settings, SDK, attribution header, verdict sharing.
    *
    * @throws IllegalArgumentException for a bad value, naming the key
    * @throws SdkMissingException when the SDK asked for (or any, with {@code auto}) is not on the classpath
@@ -52,8 +60,10 @@ final class StoreConfig {
     StoreOptions options = StoreOptions.from(reader);
     GuaranteeSettings guarantees = GuaranteeSettings.from(reader);
     SdkBinding sdk = SdkBindings.choose(reader);
+    AuditSettings audit = AuditSettings.from(reader);
+    VerdictSharing sharing = VerdictSharing.from(reader, client.describe());
     return new StoreConfig(client, options, guarantees, sdk, AmazonS3Endpoint.of(client.endpointUrl(),
-        client.bucket()));
+        client.bucket()), audit, sharing);
   }
 
   String bucket() {
@@ -81,6 +91,14 @@ final class StoreConfig {
     return amazonS3;
   }
 
+  AuditSettings audit() {
+    return audit;
+  }
+
+  VerdictSharing sharing() {
+    return sharing;
+  }
+
   /** The bucket and endpoint, for messages (never credentials). */
   String where() {
     return client.describe();
@@ -89,6 +107,6 @@ final class StoreConfig {
   @Override
   public String toString() {
     return "StoreConfig{" + client.describe() + ", " + options + ", " + guarantees + ", SDK " + sdk.name() + ", "
-        + amazonS3 + "}";
+        + amazonS3 + ", " + audit + ", " + sharing + "}";
   }
 }

@@ -315,4 +315,43 @@ public final class StoreConstants {
   /** Bounds of {@link #CAS_ATTEMPTS}. */
   public static final int CAS_ATTEMPTS_MIN = 1;
   public static final int CAS_ATTEMPTS_MAX = 1000;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Request attribution (the Referer header S3 server access logs record)
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * Whether every request carries the attribution header ({@code io.objectcommit.store.audit.RequestAttribution}:
+   * objectcommit's version, the component, the Spark application, job and task attempt, in the HTTP
+   * {@code Referer} that S3 server access logs record, laid out as S3A's auditing lays out its own). When unset,
+   * {@link #S3A_AUDIT_REFERRER_ENABLED} decides; when both are unset, on: {@value}.
+   */
+  public static final String AUDIT_REFERRER_ENABLED = PREFIX + "audit.referrer.enabled";
+  public static final boolean AUDIT_REFERRER_ENABLED_DEFAULT = true;
+
+  /** S3A's switch of its own referrer header, honoured when {@link #AUDIT_REFERRER_ENABLED} is unset: {@value}. */
+  public static final String S3A_AUDIT_REFERRER_ENABLED = "fs.s3a.audit.referrer.enabled";
+
+  /**
+   * Comma-separated fields left out of the attribution header (for example {@code pr,p1}: no user name, no object
+   * path). When unset, {@link #S3A_AUDIT_REFERRER_FILTER} decides; empty: every field: {@value}.
+   */
+  public static final String AUDIT_REFERRER_FILTER = PREFIX + "audit.referrer.filter";
+  public static final String AUDIT_REFERRER_FILTER_DEFAULT = "";
+
+  /** S3A's list of fields filtered out of its referrer, honoured when {@link #AUDIT_REFERRER_FILTER} is unset: {@value}. */
+  public static final String S3A_AUDIT_REFERRER_FILTER = "fs.s3a.audit.referrer.filter";
+
+  // ---------------------------------------------------------------------------------------------------------
+  // One store guarantee check per Spark application
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * With {@link #CONDITIONAL_WRITES}{@code =detect}: whether a Spark driver hands the guarantee check's verdict to
+   * the executors of its application (in the Hadoop configuration Spark ships to their tasks, under the internal
+   * keys {@code fs.objectcommit.internal.store-verdict.*}), which then take it instead of checking the store again;
+   * {@code false}: every JVM checks for itself (docs/stores.md, "How the verdict reaches the executors"): {@value}.
+   */
+  public static final String SHARE_VERDICT = PREFIX + "conditional-writes.share-verdict";
+  public static final boolean SHARE_VERDICT_DEFAULT = true;
 }

@@ -1,11 +1,15 @@
 package io.objectcommit.store;
 
+import io.objectcommit.store.audit.AuditContext;
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.guarantee.GuardedObjectStore;
 import io.objectcommit.store.guarantee.StoreGuarantees;
+import io.objectcommit.store.guarantee.VerdictHandoff;
 import io.objectcommit.store.impl.S3Calls;
 import io.objectcommit.store.impl.S3ObjectStore;
 import io.objectcommit.store.impl.client.S3ClientCache;
+import io.objectcommit.store.spark.SparkRuntime;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +24,7 @@ import org.apache.hadoop.conf.Configuration;
  * <p>{@link #jvm()} is the context of {@link ObjectStores#open}, and its lifetime is the JVM's on purpose: Hadoop
  * creates file systems and Spark creates committers by reflection, per task attempt, with no way to hand them an
  * object, yet the tasks and file systems of one executor must share clients (and so connections) and verdicts (one
- * check of a bucket per JVM, docs/stores.md). Code that can be handed a context, and every test that wants to start
+ * check of a bucket per JVM, none where the driver's verdict reached it: docs/stores.md). Code that can be handed a context, and every test that wants to start
  * from nothing, creates its own: nothing here is ever reset. Thread-safe.
  */
 public final class StoreContext {
@@ -50,6 +54,14 @@ public final class StoreContext {
    * here, naming the key.
    */
   public ObjectStore open(String bucket, Configuration conf) throws IOException {
+    return open(bucket, conf, AuditContext.UNNAMED);
+  }
+
+  /**
+   * {@link #open(String, Configuration)} for {@code who}: every request of the store names the component, job and
+   * task attempt of {@code who} in its attribution header (docs/user-guide.md, "Finding a job's requests").
+   */
+  public ObjectStore open(String bucket, Configuration conf, AuditContext who) throws IOException {
     if (bucket == null || bucket.isEmpty()) {
       throw new IllegalArgumentException("no bucket given");
     }
@@ -58,7 +70,7 @@ public final class StoreContext {
     if (!factory.isEmpty()) {
       return factory(reader, factory).open(bucket, conf);
     }
-    return open(StoreConfig.from(reader));
+    return open(StoreConfig.from(reader), who, conf);
   }
 
   /** The context's instance of the factory class {@code name}, made on first use. */
@@ -94,13 +106,28 @@ public final class StoreContext {
    * the same client (its own statistics, so that the check's requests are not counted as the caller's).
    */
   ObjectStore open(StoreConfig config) {
+    return open(config, AuditContext.UNNAMED, null);
+  }
+
+  /**
+   * {@link #open(StoreConfig)} whose requests carry {@code who} in their attribution header (the check's store
+   * marks its requests as the guarantee check's), and which takes and hands on the guarantee check's verdict
+   * between a Spark driver and its executors ({@link VerdictHandoff}): a driver writes it into {@code target} (the
+   * configuration the store was opened with; null: none but the SparkContext's).
+   */
+  ObjectStore open(StoreConfig config, AuditContext who, Configuration target) {
     S3ClientCache.Lease lease = clients.acquire(config.client(), config.sdk());
     try {
-      S3Calls calls = lease.calls(config.bucket(), config.client().encryption());
+      RequestAttribution attribution = new RequestAttribution(config.audit(), who, SparkRuntime.jvm(),
+          config.bucket());
+      S3Calls calls = lease.calls(config.bucket(), config.client().encryption(), attribution);
       ObjectStore s3 = new S3ObjectStore(config.bucket(), calls, config.options(), config.where(), lease::close);
-      return new GuardedObjectStore(s3, config.guarantees(), verdicts, config.where(),
-          config.options().multipartThreshold(), () -> new S3ObjectStore(config.bucket(), calls, config.options(),
-              config.where(), () -> { }), config.amazonS3());
+      ObjectStore guarded = new GuardedObjectStore(s3, config.guarantees(), verdicts, config.where(),
+          config.options().multipartThreshold(), () -> new S3ObjectStore(config.bucket(),
+              lease.calls(config.bucket(), config.client().encryption(), attribution.forGuaranteeCheck()),
+              config.options(), config.where(), () -> { }), config.amazonS3());
+      return VerdictHandoff.around(guarded, config.guarantees(), config.sharing(), verdicts, config.where(), target,
+          SparkRuntime.jvm());
     } catch (RuntimeException e) {
       lease.close();
       throw e;

@@ -94,6 +94,8 @@ class StoreConfigTest {
     conf.set("fs.objectcommit.bucket.special.sdk", "v2");
     conf.set("fs.objectcommit.sdk", "v1");
     conf.set("fs.objectcommit.bucket.special.conditional-writes", "assume");
+    conf.set("fs.objectcommit.bucket.special.audit.referrer.enabled", "false");
+    conf.set("fs.objectcommit.bucket.special.conditional-writes.share-verdict", "false");
     StoreConfig plain = StoreConfig.from(conf, "plain");
     StoreConfig special = StoreConfig.from(conf, "special");
     assertEquals("http://127.0.0.1:1", plain.client().endpointUrl());
@@ -104,6 +106,10 @@ class StoreConfigTest {
     assertEquals("v2", special.sdk().name());
     assertEquals(GuaranteeSettings.Mode.DETECT, plain.guarantees().mode());
     assertEquals(GuaranteeSettings.Mode.ASSUME, special.guarantees().mode());
+    assertTrue(plain.audit().enabled());
+    assertEquals(false, special.audit().enabled());
+    assertTrue(plain.sharing().enabled());
+    assertEquals(false, special.sharing().enabled());
     assertEquals("special", special.bucket());
     assertTrue(special.where().contains("http://127.0.0.1:2"), special.where());
   }
@@ -116,6 +122,10 @@ class StoreConfigTest {
     assertBad("fs.s3a.multipart.size", "1M", "fs.s3a.multipart.size");
     assertBad("fs.objectcommit.conditional-writes", "maybe", "fs.objectcommit.conditional-writes");
     assertBad("fs.objectcommit.sdk", "v3", "fs.objectcommit.sdk");
+    assertBad("fs.objectcommit.audit.referrer.enabled", "maybe", "fs.objectcommit.audit.referrer.enabled");
+    assertBad("fs.s3a.audit.referrer.enabled", "maybe", "fs.s3a.audit.referrer.enabled");
+    assertBad("fs.objectcommit.conditional-writes.share-verdict", "maybe",
+        "fs.objectcommit.conditional-writes.share-verdict");
   }
 
   private static void assertBad(String key, String value, String named) {

@@ -55,7 +55,8 @@ final class LocalStackDocker implements RunningEndpoint {
     String image = image();
     LOG.info("Starting LocalStack {} with Testcontainers", image);
     @SuppressWarnings("resource") // closed by close()
-    LocalStackContainer c = new LocalStackContainer(DockerImageName.parse(image)).withEnv("SERVICES", "s3");
+    LocalStackContainer c = new LocalStackContainer(DockerImageName.parse(image)).withEnv("SERVICES", "s3")
+        .withEnv(LocalStackHost.CORS_ORIGINS_KEY, LocalStackHost.CORS_ORIGINS);
     c.start();
     return new LocalStackDocker(c);
   }

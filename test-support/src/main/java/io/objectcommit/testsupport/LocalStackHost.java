@@ -23,6 +23,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalStackHost extends SupervisedHost {
 
+  /**
+   * LocalStack (2026.3.0) treats a request's {@code Referer} as a browser's origin where it enforces CORS itself,
+   * which it does for a bucket that does not exist: the request is refused with 403 ("Blocked CORS request from
+   * forbidden origin" in its log) where Amazon S3 answers 404 (CORS is for browsers to enforce). The attribution
+   * headers of objectcommit and of S3A's auditing are URLs on {@code audit.example.org}, allowed here so that a
+   * missing bucket is reported as missing (docs/user-guide.md, Troubleshooting).
+   */
+  static final String CORS_ORIGINS_KEY = "EXTRA_CORS_ALLOWED_ORIGINS";
+  static final String CORS_ORIGINS = "https://audit.example.org";
+
   private static final Logger LOG = LoggerFactory.getLogger(LocalStackHost.class);
   private static final String RESOURCE_DIR = "localstack/";
   private static final List<String> SCRIPTS = List.of(
@@ -107,17 +117,18 @@ public final class LocalStackHost extends SupervisedHost {
       throws IOException {
     Files.createDirectories(instanceDir.resolve("tmp"));
     Files.createDirectories(instanceDir.resolve("filesystem"));
-    Map<String, String> env = Map.of(
-        "SERVICES", "s3",
-        "EAGER_SERVICE_LOADING", "1",
-        "GATEWAY_LISTEN", "127.0.0.1:" + port,
-        "GATEWAY_SERVER", "hypercorn", // without it LocalStack binds 0.0.0.0 whatever GATEWAY_LISTEN says
-        "DNS_ADDRESS", "0",
-        "DISABLE_EVENTS", "1",
-        "SKIP_SSL_CERT_DOWNLOAD", "1",
-        "LOCALSTACK_TELEMETRY_DISABLED", "1",
-        "TMPDIR", instanceDir.resolve("tmp").toString(),
-        "FILESYSTEM_ROOT", instanceDir.resolve("filesystem").toString());
+    Map<String, String> env = Map.ofEntries(Map.entry("SERVICES", "s3"),
+        Map.entry("EAGER_SERVICE_LOADING", "1"),
+        Map.entry("GATEWAY_LISTEN", "127.0.0.1:" + port),
+        // without it LocalStack binds 0.0.0.0 whatever GATEWAY_LISTEN says
+        Map.entry("GATEWAY_SERVER", "hypercorn"),
+        Map.entry("DNS_ADDRESS", "0"),
+        Map.entry("DISABLE_EVENTS", "1"),
+        Map.entry("SKIP_SSL_CERT_DOWNLOAD", "1"),
+        Map.entry("LOCALSTACK_TELEMETRY_DISABLED", "1"),
+        Map.entry(CORS_ORIGINS_KEY, CORS_ORIGINS),
+        Map.entry("TMPDIR", instanceDir.resolve("tmp").toString()),
+        Map.entry("FILESYSTEM_ROOT", instanceDir.resolve("filesystem").toString()));
     LOG.info("Starting LocalStack (host mode) on 127.0.0.1:{}, log {}", port, instanceDir.resolve("localstack.log"));
     long t0 = System.nanoTime();
     SupervisedServer server = SupervisedServer.start("LocalStack", port, python.toString(), scripts, instanceDir,

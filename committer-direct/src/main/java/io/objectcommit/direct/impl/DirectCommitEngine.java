@@ -8,6 +8,7 @@ import io.objectcommit.direct.files.JobMarker;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.WriteCondition;
@@ -19,6 +20,8 @@ import io.objectcommit.commit.files.SuccessData;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -38,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>job setup: the speculation guard decides between direct and classic for the whole job and records the
- *       decision in the job configuration; no request;</li>
+ *       decision in the job configuration; for a direct job, the store guarantee check of the guarantees the
+ *       protocol relies on (once per bucket and endpoint in the driver JVM, docs/stores.md), whose verdict the store
+ *       module writes into the job configuration for the job's tasks: no other request;</li>
  *   <li>task setup: registers the attempt's {@link AttemptWriter}; the work path maps onto the final keys;</li>
  *   <li>writing: one upload per file on close; the first file of each group is preceded by a declaration in the
  *       task record;</li>
@@ -52,6 +57,17 @@ import org.slf4j.LoggerFactory;
 public final class DirectCommitEngine {
 
   private static final Logger LOG = LoggerFactory.getLogger(DirectCommitEngine.class);
+
+  /** What the direct protocol relies on: task records (exclusive create, compare-and-swap), aborted uploads. */
+  private static final Set<StoreGuarantee> GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
+      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+      StoreGuarantee.ATOMIC_COMPARE_AND_SWAP, StoreGuarantee.ABORT_KEEPS_EXISTING));
+  private static final String WHO = "the direct committer";
+
+  /** Where the check, where one runs, writes: the destination's bookkeeping, which the job writes anyway. */
+  private ProbeSite probeSite() {
+    return ProbeSite.under(location.probePrefix());
+  }
 
   /** How a job commits. */
   public enum Mode {
@@ -111,7 +127,11 @@ public final class DirectCommitEngine {
     throw new SpeculationNotSupportedException(message);
   }
 
-  /** Job setup: decides the mode and records it (and the work file system) in the job configuration. */
+  /**
+   * Job setup: decides the mode and records it (and the work file system) in the job configuration. A direct job
+   * checks the store here, on the driver, before any task writes: a store that fails a guarantee fails the job
+   * now, and the verdict reaches the job's tasks in its configuration, so that executors do not check again.
+   */
   public Mode setupJob(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
     conf.unset(DirectCommitterConstants.INTERNAL_MODE);
@@ -120,6 +140,9 @@ public final class DirectCommitEngine {
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
     if (mode == Mode.DIRECT) {
       JobId id = JobId.setUp(conf, Objects.toString(job.getJobID(), null));
+      try (ObjectStore store = ObjectStores.open(location.bucket(), conf, jobAudit(id))) {
+        store.requireGuarantees(GUARANTEES, WHO, probeSite());
+      }
       LOG.info("Job {}: direct commit to {} ({})", id, location, options);
     }
     return mode;
@@ -144,13 +167,11 @@ public final class DirectCommitEngine {
     Configuration conf = task.getConfiguration();
     conf.set("fs." + DirectCommitterConstants.WORK_SCHEME + ".impl", DirectWorkFileSystem.class.getName());
     JobId id = JobId.resolve(conf, Objects.toString(task.getJobID(), null));
-    ObjectStore store = ObjectStores.open(location.bucket(), conf);
+    ObjectStore store = ObjectStores.open(location.bucket(), conf, AuditContext.of(AuditContext.DIRECT)
+        .withJob(id.id()).withTaskAttempt(task.getTaskAttemptID().toString()));
     try {
       // task records (exclusive create, compare-and-swap) and aborted uploads: docs/stores.md
-      // the check, where one runs, writes in the destination's bookkeeping, which the job writes anyway
-      store.requireGuarantees(java.util.EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
-          StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP,
-          StoreGuarantee.ABORT_KEEPS_EXISTING), "the direct committer", ProbeSite.under(location.probePrefix()));
+      store.requireGuarantees(GUARANTEES, WHO, probeSite());
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
@@ -217,7 +238,7 @@ public final class DirectCommitEngine {
     Configuration conf = job.getConfiguration();
     JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
     long start = System.currentTimeMillis();
-    try (ObjectStore store = ObjectStores.open(location.bucket(), conf)) {
+    try (ObjectStore store = ObjectStores.open(location.bucket(), conf, jobAudit(id))) {
       Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, id.id());
       Set<String> leftovers = new TreeSet<>();
       List<CommittedFile> files = new ArrayList<>();
@@ -276,7 +297,7 @@ public final class DirectCommitEngine {
   /** Deletes every file of the job that its task records account for, its {@code _SUCCESS} if any, and the records. */
   public void abortJob(JobContext job) throws IOException {
     JobId id = JobId.resolve(job.getConfiguration(), Objects.toString(job.getJobID(), null));
-    try (ObjectStore store = ObjectStores.open(location.bucket(), job.getConfiguration())) {
+    try (ObjectStore store = ObjectStores.open(location.bucket(), job.getConfiguration(), jobAudit(id))) {
       int n = cleanup(store, id.id(), false);
       LOG.info("Job {} aborted: {} object(s) of it deleted from {}; store requests: {}", id, n, location,
           store.statistics().snapshot());
@@ -343,6 +364,11 @@ public final class DirectCommitEngine {
 
   /** Opens the destination's store (the cleanup command). */
   public ObjectStore openStore(Configuration conf) throws IOException {
-    return ObjectStores.open(location.bucket(), conf);
+    return ObjectStores.open(location.bucket(), conf, AuditContext.of(AuditContext.DIRECT));
+  }
+
+  /** Who sends the requests of a job's own work (setup, commit, abort): the direct committer, for job {@code id}. */
+  private static AuditContext jobAudit(JobId id) {
+    return AuditContext.of(AuditContext.DIRECT).withJob(id.id());
   }
 }

@@ -10,8 +10,10 @@ runs and lets it inject failures.
       max_records, partition_by, fail_partition, fail_at, slow_partition, slow_seconds,
       pace_ms, pad. Scenario i writes spark.range(rows) in `partitions` partitions, columns id (through a Python
       UDF that records each task attempt and injects the faults), k = id % 10, pad, as Parquet to `out` (mode
-      errorifexists). Before scenario i > 0 the application waits for the file `go` in that scenario's markers
-      directory: the test writes it once it has checked what the previous scenario left on local disk.
+      errorifexists). An entry with `stream` ({input, checkpoint, output, provider}) runs one streaming query
+      as the stream mode below does instead. Before scenario i > 0 the application waits for the file `go` in
+      that scenario's markers directory: the test writes it once it has checked what the previous scenario left
+      on local disk.
   cluster_job.py stream INPUT MARKERS --query NAME CHECKPOINT OUTPUT PROVIDER [--query ...]
       one streaming query per --query, all running at once in this one application: file source INPUT (one file
       per micro-batch) -> groupBy(value).count() -> foreachBatch writes each batch's complete result to
@@ -104,7 +106,7 @@ def write(spark, args):
 
 
 SCENARIO_DEFAULTS = {"sql_conf": {}, "max_records": 0, "partition_by": False, "fail_partition": -1, "fail_at": -1,
-                     "slow_partition": -1, "slow_seconds": 0.0, "pace_ms": 0.0, "pad": 16}
+                     "slow_partition": -1, "slow_seconds": 0.0, "pace_ms": 0.0, "pad": 16, "stream": None}
 
 
 def run_plan(spark, plan_file):
@@ -122,7 +124,12 @@ def run_plan(spark, plan_file):
         try:
             for k, v in scenario.sql_conf.items():
                 spark.conf.set(k, v)
-            write(spark, scenario)
+            if scenario.stream:
+                q = scenario.stream
+                stream(spark, argparse.Namespace(input=q["input"], query=[
+                    [scenario.name, q["checkpoint"], q["output"], q.get("provider", "default")]]))
+            else:
+                write(spark, scenario)
             result = {"status": "ok"}
         except Exception as e:  # reported to the test, which branches on the Java exception types
             result = {"status": "failed", "exceptions": java_exception_classes(e)}

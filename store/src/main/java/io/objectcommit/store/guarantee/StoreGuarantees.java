@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -93,6 +94,44 @@ public final class StoreGuarantees {
     if (!failed.isEmpty()) {
       throw refusal(where, bucket, who, failed);
     }
+  }
+
+  /**
+   * What this context knows of the store at {@code where}, as a verdict of {@code application} to hand on
+   * ({@link VerdictHandoff}); empty when nothing was checked there yet.
+   */
+  Optional<SharedVerdict> snapshot(String where, String application) {
+    Known k = known.get(where);
+    if (k == null) {
+      return Optional.empty();
+    }
+    synchronized (k) {
+      return k.checked.isEmpty() ? Optional.empty()
+          : Optional.of(new SharedVerdict(application, where, k.checked, k.failed));
+    }
+  }
+
+  /**
+   * Takes another JVM's verdict of the store at {@code where} for the guarantees this context has not checked:
+   * what this context found itself is kept, and so a guarantee that failed here stays failed.
+   *
+   * @return the guarantees taken
+   */
+  Set<StoreGuarantee> adopt(String where, SharedVerdict verdict) {
+    Known k = known.computeIfAbsent(where, w -> new Known());
+    Set<StoreGuarantee> taken = EnumSet.noneOf(StoreGuarantee.class);
+    synchronized (k) {
+      for (StoreGuarantee g : verdict.checked()) {
+        if (k.checked.add(g)) {
+          taken.add(g);
+          String seen = verdict.failed().get(g);
+          if (seen != null) {
+            k.failed.put(g, seen + " (checked by the driver of Spark application " + verdict.application() + ")");
+          }
+        }
+      }
+    }
+    return taken;
   }
 
   /**

@@ -74,7 +74,7 @@ final class ProxyConnection implements Runnable {
         HttpWire.readBody(in, req, false);
       }
       LOG.info("proxy: injecting {} instead of {}", error.kind(), s3);
-      sendError(error.kind(), s3, out);
+      sendError(error.kind(), s3, req, out);
       return false;
     }
 
@@ -83,7 +83,7 @@ final class ProxyConnection implements Runnable {
     if (op == S3Operation.GET || op == S3Operation.HEAD) {
       if (state.negativelyCached(path, plan)) {
         LOG.debug("proxy: negative-cached 404 for {}", s3);
-        proxy.counter().record(op, 404);
+        proxy.counter().record(s3, 404, req.get("Referer"), req.get("User-Agent"));
         sendNotFound(s3, out, clientClose);
         return !clientClose;
       }
@@ -91,7 +91,7 @@ final class ProxyConnection implements Runnable {
       if (stale.isPresent()) {
         LOG.debug("proxy: stale version for {}", s3);
         int status = StaleResponse.send(stale.get(), op == S3Operation.HEAD, req.get("Range"), clientClose, out);
-        proxy.counter().record(op, status);
+        proxy.counter().record(s3, status, req.get("Referer"), req.get("User-Agent"));
         return !clientClose;
       }
     }
@@ -160,7 +160,7 @@ final class ProxyConnection implements Runnable {
       recordEffects(s3, status, previous, deletedEntry, bulkEntries, body, state);
       if (error != null) {
         LOG.info("proxy: {} was applied ({}); answering {} instead", s3, status, error.kind());
-        sendError(error.kind(), s3, out);
+        sendError(error.kind(), s3, req, out);
         return false;
       }
       if (rewriteListing) {
@@ -175,7 +175,7 @@ final class ProxyConnection implements Runnable {
       }
       // Counted before the client sees the response: a test reading the counts right after its request
       // returned must find it.
-      proxy.counter().record(op, status);
+      proxy.counter().record(s3, status, req.get("Referer"), req.get("User-Agent"));
       LOG.debug("proxy: {} {} ({}) -> {}", s3.method(), s3.path(), op, status);
       if (body != null) {
         resp.remove("Transfer-Encoding");
@@ -218,8 +218,8 @@ final class ProxyConnection implements Runnable {
     }
   }
 
-  private void sendError(ErrorKind kind, S3Request s3, OutputStream out) throws IOException {
-    proxy.counter().record(s3.operation(), kind.status());
+  private void sendError(ErrorKind kind, S3Request s3, HttpHead req, OutputStream out) throws IOException {
+    proxy.counter().record(s3, kind.status(), req.get("Referer"), req.get("User-Agent"));
     if (kind == ErrorKind.RESET) {
       client.setSoLinger(true, 0);
       client.close();

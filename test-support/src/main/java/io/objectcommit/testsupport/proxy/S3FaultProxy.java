@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An HTTP proxy between S3 clients and an S3 endpoint (LocalStack in the tests) that injects the faults of a
- * {@link FaultPlan} and counts requests by {@link S3Operation} and status. It listens on 127.0.0.1, forwards
+ * {@link FaultPlan}, counts requests by {@link S3Operation} and status, and keeps each request with its status and
+ * {@code Referer} header ({@link #requests()}: what a server access log would record). It listens on 127.0.0.1, forwards
  * every request byte for byte (streamed bodies, chunked or not, {@code Expect: 100-continue} answered by the
  * proxy), path-style addressing only.
  *
@@ -125,6 +126,21 @@ public final class S3FaultProxy implements AutoCloseable {
     return counter.snapshot();
   }
 
+  /**
+   * The requests answered since start or the last {@link #resetCounts()}, in order, each with its status and its
+   * {@code Referer} header (at most {@link RequestCounter#MAX_KEPT}; {@link #droppedRequests()} says how many more
+   * were only counted).
+   */
+  public List<SeenRequest> requests() {
+    return counter.seen();
+  }
+
+  /** Requests counted since the last reset but not kept in {@link #requests()}. */
+  public long droppedRequests() {
+    return counter.dropped();
+  }
+
+  /** Clears the counts and the requests kept. */
   public void resetCounts() {
     counter.reset();
   }

@@ -63,17 +63,22 @@ class HttpWireTest {
   @Test
   void countsSnapshotAndDifference() {
     RequestCounter c = new RequestCounter();
-    c.record(S3Operation.PUT, 200);
-    c.record(S3Operation.HEAD, 404);
+    S3Request put = S3Request.classify("PUT", "/b/k", null);
+    S3Request head = S3Request.classify("HEAD", "/b/k", null);
+    c.record(put, 200, null, null);
+    c.record(head, 404, null, null);
     RequestCounts before = c.snapshot();
-    c.record(S3Operation.HEAD, 404);
-    c.record(S3Operation.HEAD, 200);
+    c.record(head, 404, "https://audit.example.org/hadoop/1/op_head/s-1/?op=op_head", "aws-sdk-java/1 objectcommit");
+    c.record(head, 200, null, null);
     RequestCounts after = c.snapshot();
     assertEquals(4, after.total());
     assertEquals(2, after.of(S3Operation.HEAD, 404));
     assertEquals(1, after.succeeded(S3Operation.HEAD));
     assertEquals("total=2 HEAD=2(200:1,404:1)", after.minus(before).toString());
+    assertEquals(4, c.seen().size());
+    assertEquals(Map.of("op", "op_head"), c.seen().get(2).referrerParams());
     c.reset();
     assertEquals(0, c.snapshot().total());
+    assertEquals(0, c.seen().size());
   }
 }

@@ -139,8 +139,41 @@ class S3FaultProxyIT {
     assertEquals(1, c.of(S3Operation.DELETE), c.toString());
     assertEquals(1, c.of(S3Operation.BULK_DELETE), c.toString());
     assertEquals(19, c.total(), c.toString());
+    assertEquals(19, proxy.requests().size(), "every request kept: " + proxy.requests());
+    for (S3Operation op : S3Operation.values()) {
+      assertEquals(c.of(op), proxy.requests().stream().filter(r -> r.operation() == op).count(), op.name());
+    }
     proxy.resetCounts();
     assertEquals(0, proxy.counts().total());
+    assertEquals(List.of(), proxy.requests());
+  }
+
+  /** What a server access log records of each request: its Referer, kept per request with the status. */
+  @Test
+  void keepsEachRequestWithItsReferer() {
+    put("plain.txt", "no referer");
+    com.amazonaws.services.s3.model.PutObjectRequest req = new com.amazonaws.services.s3.model.PutObjectRequest(
+        bucket, "attributed.txt", new ByteArrayInputStream(new byte[] {1}), new ObjectMetadata());
+    String referer = "https://audit.example.org/hadoop/1/op_put/span-1/?op=op_put&p1=s3a://b/k%2Bplus%26and&ji=j%201";
+    req.putCustomRequestHeader("Referer", referer);
+    s3.putObject(req);
+    assertThrows(AmazonS3Exception.class, () -> s3.getObjectMetadata(bucket, "missing"));
+
+    List<SeenRequest> seen = proxy.requests();
+    assertEquals(3, seen.size(), seen.toString());
+    assertEquals(S3Operation.PUT, seen.get(0).operation());
+    assertEquals(null, seen.get(0).referrer());
+    assertEquals(java.util.Map.of(), seen.get(0).referrerParams());
+    assertEquals(200, seen.get(1).status());
+    assertEquals("attributed.txt", seen.get(1).request().key());
+    assertEquals(referer, seen.get(1).referrer());
+    assertTrue(seen.get(1).userAgent().startsWith("aws-sdk-java/"), seen.get(1).userAgent());
+    assertEquals("/hadoop/1/op_put/span-1/", seen.get(1).referrerPath());
+    assertEquals(java.util.Map.of("op", "op_put", "p1", "s3a://b/k+plus&and", "ji", "j 1"),
+        seen.get(1).referrerParams());
+    assertEquals(List.of("op", "p1", "ji"), new ArrayList<>(seen.get(1).referrerParams().keySet()));
+    assertEquals(S3Operation.HEAD, seen.get(2).operation());
+    assertEquals(404, seen.get(2).status());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl.client;
 
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.S3Calls;
 
 import java.util.HashMap;
@@ -119,9 +120,14 @@ public final class S3ClientCache {
       return entry.client;
     }
 
-    /** The requests of {@code bucket} through the shared client. */
+    /** The requests of {@code bucket} through the shared client, without the attribution header. */
     public S3Calls calls(String bucket, EncryptionSettings encryption) {
-      return entry.binding.calls(client(), entry.settings, bucket, encryption);
+      return calls(bucket, encryption, RequestAttribution.none());
+    }
+
+    /** The requests of {@code bucket} through the shared client, each attributed by {@code attribution}. */
+    public S3Calls calls(String bucket, EncryptionSettings encryption, RequestAttribution attribution) {
+      return entry.binding.calls(client(), entry.settings, bucket, encryption, attribution);
     }
 
     /** Releases the client: the last lease shuts it down. */

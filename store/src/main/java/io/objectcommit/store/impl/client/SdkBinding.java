@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl.client;
 
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.S3Calls;
 
 /**
@@ -19,8 +20,12 @@ public interface SdkBinding {
    */
   Object newClient(S3ClientSettings settings);
 
-  /** The requests of one bucket through {@code client} (from {@link #newClient} with {@code settings}). */
-  S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption);
+  /**
+   * The requests of one bucket through {@code client} (from {@link #newClient} with {@code settings}), each carrying
+   * the attribution header {@code attribution} builds for it (none when it is off).
+   */
+  S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption,
+      RequestAttribution attribution);
 
   /** Releases a client from {@link #newClient}. */
   void shutdown(Object client);

@@ -1,6 +1,7 @@
 package io.objectcommit.store.impl.v1;
 
 import com.amazonaws.services.s3.AmazonS3;
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.S3Calls;
 import io.objectcommit.store.impl.client.S3ClientSettings;
@@ -20,8 +21,9 @@ public final class V1Binding implements SdkBinding {
   }
 
   @Override
-  public S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption) {
-    return new V1Calls(bucket, (AmazonS3) client, encryption);
+  public S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption,
+      RequestAttribution attribution) {
+    return new V1Calls(bucket, (AmazonS3) client, encryption, attribution);
   }
 
   @Override

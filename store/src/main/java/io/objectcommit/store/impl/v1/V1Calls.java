@@ -1,5 +1,19 @@
 package io.objectcommit.store.impl.v1;
 
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_PART;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
+
 import com.amazonaws.AbortedException;
 import com.amazonaws.AmazonClientException;
 import com.amazonaws.AmazonServiceException;
@@ -7,6 +21,7 @@ import com.amazonaws.AmazonWebServiceRequest;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.model.AbortMultipartUploadRequest;
 import com.amazonaws.services.s3.model.CompleteMultipartUploadRequest;
+import com.amazonaws.services.s3.model.DeleteObjectRequest;
 import com.amazonaws.services.s3.model.DeleteObjectsRequest;
 import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
 import com.amazonaws.services.s3.model.GetObjectRequest;
@@ -29,6 +44,7 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.RequestFailure;
 import io.objectcommit.store.impl.S3Calls;
@@ -42,19 +58,36 @@ import java.util.stream.Collectors;
 
 /**
  * {@link S3Calls} on the AWS SDK for Java v1 ({@code com.amazonaws:aws-java-sdk-s3}, as Hadoop 3.3's S3A).
- * Conditions go as custom headers (the typed setters exist only from SDK 1.12.770); every SDK exception becomes
- * a {@link RequestFailure}. Thread-safe.
+ * Conditions go as custom headers (the typed setters exist only from SDK 1.12.770), and so does each request's
+ * attribution header ({@link RequestAttribution}); every SDK exception becomes a {@link RequestFailure}.
+ * Thread-safe.
  */
 public final class V1Calls implements S3Calls {
 
   private final String bucket;
   private final AmazonS3 s3;
   private final V1Encryption encryption;
+  private final RequestAttribution attribution;
 
+  /** Requests without the attribution header. */
   public V1Calls(String bucket, AmazonS3 s3, EncryptionSettings encryption) {
+    this(bucket, s3, encryption, RequestAttribution.none());
+  }
+
+  public V1Calls(String bucket, AmazonS3 s3, EncryptionSettings encryption, RequestAttribution attribution) {
     this.bucket = bucket;
     this.s3 = s3;
     this.encryption = new V1Encryption(encryption);
+    this.attribution = attribution;
+  }
+
+  /** Adds the attribution header of request {@code op} on {@code key} to {@code req}. */
+  private <R extends AmazonWebServiceRequest> R attributed(R req, String op, String key) {
+    String header = attribution.header(op, key);
+    if (header != null) {
+      req.putCustomRequestHeader(RequestAttribution.HEADER, header);
+    }
+    return req;
   }
 
   @FunctionalInterface
@@ -123,6 +156,7 @@ public final class V1Calls implements S3Calls {
       }
       applyCondition(req, condition);
       encryption.applyTo(req, md);
+      attributed(req, condition.isConditional() ? OP_PUT_CONDITIONAL : OP_PUT, key);
       return call(() -> s3.putObject(req).getETag());
     } finally {
       closeQuietly(in);
@@ -131,7 +165,7 @@ public final class V1Calls implements S3Calls {
 
   @Override
   public ObjectHead head(String key) throws RequestFailure {
-    GetObjectMetadataRequest req = new GetObjectMetadataRequest(bucket, key);
+    GetObjectMetadataRequest req = attributed(new GetObjectMetadataRequest(bucket, key), OP_HEAD, key);
     encryption.applyTo(req);
     ObjectMetadata md = call(() -> s3.getObjectMetadata(req));
     return new ObjectHead(info(key, md), md.getUserMetaDataOf(WRITE_ID));
@@ -139,7 +173,7 @@ public final class V1Calls implements S3Calls {
 
   @Override
   public Optional<StoredBytes> get(String key, String ifNoneMatchEtag) throws RequestFailure {
-    GetObjectRequest req = new GetObjectRequest(bucket, key);
+    GetObjectRequest req = attributed(new GetObjectRequest(bucket, key), OP_GET, key);
     if (ifNoneMatchEtag != null) {
       req.setNonmatchingETagConstraints(List.of("\"" + ifNoneMatchEtag + "\""));
     }
@@ -159,7 +193,7 @@ public final class V1Calls implements S3Calls {
 
   @Override
   public ObjectBody getRange(String key, long start, long end) throws RequestFailure {
-    GetObjectRequest req = new GetObjectRequest(bucket, key);
+    GetObjectRequest req = attributed(new GetObjectRequest(bucket, key), OP_GET, key);
     if (end >= 0) {
       req.setRange(start, end - 1);
     } else if (start > 0) {
@@ -191,13 +225,15 @@ public final class V1Calls implements S3Calls {
 
   @Override
   public void headBucket() throws RequestFailure {
-    call(() -> s3.headBucket(new HeadBucketRequest(bucket)));
+    HeadBucketRequest req = attributed(new HeadBucketRequest(bucket), OP_HEAD_BUCKET, "");
+    call(() -> s3.headBucket(req));
   }
 
   @Override
   public void delete(String key) throws RequestFailure {
+    DeleteObjectRequest req = attributed(new DeleteObjectRequest(bucket, key), OP_DELETE, key);
     call(() -> {
-      s3.deleteObject(bucket, key);
+      s3.deleteObject(req);
       return null;
     });
   }
@@ -206,6 +242,7 @@ public final class V1Calls implements S3Calls {
   public void deleteBatch(List<String> keys) throws RequestFailure {
     DeleteObjectsRequest req = new DeleteObjectsRequest(bucket).withQuiet(true)
         .withKeys(keys.stream().map(DeleteObjectsRequest.KeyVersion::new).collect(Collectors.toList()));
+    attributed(req, OP_DELETE_BULK, keys.isEmpty() ? "" : keys.get(0));
     call(() -> s3.deleteObjects(req));
   }
 
@@ -220,6 +257,7 @@ public final class V1Calls implements S3Calls {
     if (continuationToken != null) {
       req.setContinuationToken(continuationToken);
     }
+    attributed(req, OP_LIST, prefix);
     ListObjectsV2Result r = call(() -> s3.listObjectsV2(req));
     List<ObjectInfo> objects = r.getObjectSummaries().stream()
         .map(s -> new ObjectInfo(s.getKey(), s.getSize(), s.getETag(), millis(s.getLastModified())))
@@ -231,7 +269,8 @@ public final class V1Calls implements S3Calls {
   public String initiateMultipart(String key, String writeId) throws RequestFailure {
     ObjectMetadata md = new ObjectMetadata();
     md.addUserMetadata(WRITE_ID, writeId);
-    InitiateMultipartUploadRequest req = new InitiateMultipartUploadRequest(bucket, key, md);
+    InitiateMultipartUploadRequest req = attributed(new InitiateMultipartUploadRequest(bucket, key, md),
+        OP_MULTIPART_INITIATE, key);
     encryption.applyTo(req, md);
     return call(() -> s3.initiateMultipartUpload(req).getUploadId());
   }
@@ -240,6 +279,7 @@ public final class V1Calls implements S3Calls {
   public String uploadPart(String key, String uploadId, int partNumber, Payload part) throws IOException {
     UploadPartRequest req = new UploadPartRequest().withBucketName(bucket).withKey(key).withUploadId(uploadId)
         .withPartNumber(partNumber).withPartSize(part.length());
+    attributed(req, OP_MULTIPART_PART, key);
     encryption.applyTo(req);
     InputStream in = null;
     try {
@@ -262,13 +302,16 @@ public final class V1Calls implements S3Calls {
     CompleteMultipartUploadRequest req = new CompleteMultipartUploadRequest(bucket, key, uploadId,
         parts.stream().map(p -> new PartETag(p.partNumber(), p.etag())).collect(Collectors.toList()));
     applyCondition(req, condition);
+    attributed(req, OP_MULTIPART_COMPLETE, key);
     return call(() -> s3.completeMultipartUpload(req).getETag());
   }
 
   @Override
   public void abortMultipart(String key, String uploadId) throws RequestFailure {
+    AbortMultipartUploadRequest req = attributed(new AbortMultipartUploadRequest(bucket, key, uploadId),
+        OP_MULTIPART_ABORT, key);
     call(() -> {
-      s3.abortMultipartUpload(new AbortMultipartUploadRequest(bucket, key, uploadId));
+      s3.abortMultipartUpload(req);
       return null;
     });
   }
@@ -278,6 +321,7 @@ public final class V1Calls implements S3Calls {
       throws RequestFailure {
     ListMultipartUploadsRequest req = new ListMultipartUploadsRequest(bucket).withPrefix(prefix)
         .withKeyMarker(keyMarker).withUploadIdMarker(uploadIdMarker);
+    attributed(req, OP_MULTIPART_LIST, prefix);
     MultipartUploadListing page = call(() -> s3.listMultipartUploads(req));
     List<MultipartUpload> uploads = page.getMultipartUploads().stream()
         .map(u -> new MultipartUpload(u.getKey(), u.getUploadId(), millis(u.getInitiated())))

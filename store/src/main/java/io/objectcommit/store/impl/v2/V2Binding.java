@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl.v2;
 
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.S3Calls;
 import io.objectcommit.store.impl.client.S3ClientSettings;
@@ -20,8 +21,9 @@ public final class V2Binding implements SdkBinding {
   }
 
   @Override
-  public S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption) {
-    return new V2Calls(bucket, (S3Client) client, encryption, settings.partUploadTimeoutMs());
+  public S3Calls calls(Object client, S3ClientSettings settings, String bucket, EncryptionSettings encryption,
+      RequestAttribution attribution) {
+    return new V2Calls(bucket, (S3Client) client, encryption, settings.partUploadTimeoutMs(), attribution);
   }
 
   @Override

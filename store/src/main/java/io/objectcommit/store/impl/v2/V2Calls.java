@@ -1,5 +1,19 @@
 package io.objectcommit.store.impl.v2;
 
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_PART;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
+
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectInfo;
@@ -7,6 +21,7 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.RequestFailure;
 import io.objectcommit.store.impl.S3Calls;
@@ -59,7 +74,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  *
  * <p>Compiled against SDK 2.24.6 (what Hadoop 3.4.1 / Spark 4.0 bring), whose PutObject and
  * CompleteMultipartUpload have no typed {@code ifNoneMatch}/{@code ifMatch} (they came with 2.28/2.29): the
- * condition goes as a header through the request's override configuration, which every 2.x sends unchanged.
+ * condition goes as a header through the request's override configuration, which every 2.x sends unchanged; so
+ * does each request's attribution header ({@link RequestAttribution}).
  * The SDK's ETags are quoted; ours are not, as on SDK v1. Every SDK exception becomes a {@link RequestFailure}.
  * Thread-safe.
  */
@@ -72,22 +88,34 @@ public final class V2Calls implements S3Calls {
   private final V2Encryption encryption;
   /** {@code fs.s3a.connection.part.upload.timeout} for PutObject and UploadPart, as S3A 3.4; null: none. */
   private final Duration uploadTimeout;
+  private final RequestAttribution attribution;
 
-  /** Requests without an upload timeout of their own (the client's request timeout applies). */
+  /**
+   * Requests without an upload timeout of their own (the client's request timeout applies) and without the
+   * attribution header.
+   */
   public V2Calls(String bucket, S3Client s3, EncryptionSettings encryption) {
-    this(bucket, s3, encryption, 0);
+    this(bucket, s3, encryption, 0, RequestAttribution.none());
+  }
+
+  /** Requests with an upload timeout of their own ({@code uploadTimeoutMs}) and without the attribution header. */
+  public V2Calls(String bucket, S3Client s3, EncryptionSettings encryption, long uploadTimeoutMs) {
+    this(bucket, s3, encryption, uploadTimeoutMs, RequestAttribution.none());
   }
 
   /**
    * @param uploadTimeoutMs the time one PutObject or UploadPart may take (S3A 3.4's
    *     {@code fs.s3a.connection.part.upload.timeout}, which replaces the client's shorter request timeout for
    *     requests that carry data); 0: the client's
+   * @param attribution builds each request's attribution header
    */
-  public V2Calls(String bucket, S3Client s3, EncryptionSettings encryption, long uploadTimeoutMs) {
+  public V2Calls(String bucket, S3Client s3, EncryptionSettings encryption, long uploadTimeoutMs,
+      RequestAttribution attribution) {
     this.bucket = bucket;
     this.s3 = s3;
     this.encryption = new V2Encryption(encryption);
     this.uploadTimeout = uploadTimeoutMs > 0 ? Duration.ofMillis(uploadTimeoutMs) : null;
+    this.attribution = attribution;
   }
 
   @FunctionalInterface
@@ -130,9 +158,14 @@ public final class V2Calls implements S3Calls {
     return "v2";
   }
 
-  /** The condition's header, sent through the override configuration (SDK 2.24 has no typed field). */
-  private static AwsRequestOverrideConfiguration condition(WriteCondition c) {
-    return condition(c, AwsRequestOverrideConfiguration.builder()).build();
+  /** The override configuration of request {@code op} on {@code key}: its attribution header, if any. */
+  private AwsRequestOverrideConfiguration.Builder attributed(String op, String key) {
+    AwsRequestOverrideConfiguration.Builder b = AwsRequestOverrideConfiguration.builder();
+    String header = attribution.header(op, key);
+    if (header != null) {
+      b.putHeader(RequestAttribution.HEADER, header);
+    }
+    return b;
   }
 
   private static AwsRequestOverrideConfiguration.Builder condition(WriteCondition c,
@@ -175,14 +208,16 @@ public final class V2Calls implements S3Calls {
     }
     PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(key)
         .contentLength(payload.length()).metadata(Map.of(WRITE_ID, writeId))
-        .overrideConfiguration(upload(condition(condition, AwsRequestOverrideConfiguration.builder())));
+        .overrideConfiguration(upload(condition(condition,
+            attributed(condition.isConditional() ? OP_PUT_CONDITIONAL : OP_PUT, key))));
     encryption.applyTo(req);
     return unquote(call(() -> s3.putObject(req.build(), body(payload))).eTag());
   }
 
   @Override
   public ObjectHead head(String key) throws RequestFailure {
-    HeadObjectRequest.Builder req = HeadObjectRequest.builder().bucket(bucket).key(key);
+    HeadObjectRequest.Builder req = HeadObjectRequest.builder().bucket(bucket).key(key)
+        .overrideConfiguration(attributed(OP_HEAD, key).build());
     encryption.applyTo(req);
     HeadObjectResponse r = call(() -> s3.headObject(req.build()));
     return new ObjectHead(new ObjectInfo(key, r.contentLength() == null ? 0 : r.contentLength(), unquote(r.eTag()),
@@ -191,7 +226,8 @@ public final class V2Calls implements S3Calls {
 
   @Override
   public Optional<StoredBytes> get(String key, String ifNoneMatchEtag) throws RequestFailure {
-    GetObjectRequest.Builder req = GetObjectRequest.builder().bucket(bucket).key(key);
+    GetObjectRequest.Builder req = GetObjectRequest.builder().bucket(bucket).key(key)
+        .overrideConfiguration(attributed(OP_GET, key).build());
     if (ifNoneMatchEtag != null) {
       req.ifNoneMatch("\"" + ifNoneMatchEtag + "\"");
     }
@@ -213,7 +249,8 @@ public final class V2Calls implements S3Calls {
 
   @Override
   public ObjectBody getRange(String key, long start, long end) throws RequestFailure {
-    GetObjectRequest.Builder req = GetObjectRequest.builder().bucket(bucket).key(key);
+    GetObjectRequest.Builder req = GetObjectRequest.builder().bucket(bucket).key(key)
+        .overrideConfiguration(attributed(OP_GET, key).build());
     if (end >= 0) {
       req.range("bytes=" + start + "-" + (end - 1));
     } else if (start > 0) {
@@ -241,19 +278,22 @@ public final class V2Calls implements S3Calls {
 
   @Override
   public void headBucket() throws RequestFailure {
-    call(() -> s3.headBucket(HeadBucketRequest.builder().bucket(bucket).build()));
+    call(() -> s3.headBucket(HeadBucketRequest.builder().bucket(bucket)
+        .overrideConfiguration(attributed(OP_HEAD_BUCKET, "").build()).build()));
   }
 
   @Override
   public void delete(String key) throws RequestFailure {
-    call(() -> s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(key).build()));
+    call(() -> s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(key)
+        .overrideConfiguration(attributed(OP_DELETE, key).build()).build()));
   }
 
   @Override
   public void deleteBatch(List<String> keys) throws RequestFailure {
     DeleteObjectsRequest req = DeleteObjectsRequest.builder().bucket(bucket).delete(Delete.builder().quiet(true)
         .objects(keys.stream().map(k -> ObjectIdentifier.builder().key(k).build()).collect(Collectors.toList()))
-        .build()).build();
+        .build()).overrideConfiguration(attributed(OP_DELETE_BULK, keys.isEmpty() ? "" : keys.get(0)).build())
+        .build();
     DeleteObjectsResponse r = call(() -> s3.deleteObjects(req));
     if (r.hasErrors() && !r.errors().isEmpty()) {
       // SDK v1 throws for this answer (MultiObjectDeleteException): the same failure on both bindings.
@@ -266,7 +306,8 @@ public final class V2Calls implements S3Calls {
   @Override
   public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys)
       throws RequestFailure {
-    ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).maxKeys(maxKeys);
+    ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).maxKeys(maxKeys)
+        .overrideConfiguration(attributed(OP_LIST, prefix).build());
     if (delimiter != null && !delimiter.isEmpty()) {
       req.delimiter(delimiter);
     }
@@ -285,7 +326,7 @@ public final class V2Calls implements S3Calls {
   @Override
   public String initiateMultipart(String key, String writeId) throws RequestFailure {
     CreateMultipartUploadRequest.Builder req = CreateMultipartUploadRequest.builder().bucket(bucket).key(key)
-        .metadata(Map.of(WRITE_ID, writeId));
+        .metadata(Map.of(WRITE_ID, writeId)).overrideConfiguration(attributed(OP_MULTIPART_INITIATE, key).build());
     encryption.applyTo(req);
     return call(() -> s3.createMultipartUpload(req.build())).uploadId();
   }
@@ -294,7 +335,7 @@ public final class V2Calls implements S3Calls {
   public String uploadPart(String key, String uploadId, int partNumber, Payload part) throws IOException {
     UploadPartRequest.Builder req = UploadPartRequest.builder().bucket(bucket).key(key).uploadId(uploadId)
         .partNumber(partNumber).contentLength(part.length())
-        .overrideConfiguration(upload(AwsRequestOverrideConfiguration.builder()));
+        .overrideConfiguration(upload(attributed(OP_MULTIPART_PART, key)));
     encryption.applyTo(req);
     return unquote(call(() -> s3.uploadPart(req.build(), body(part))).eTag());
   }
@@ -306,21 +347,22 @@ public final class V2Calls implements S3Calls {
         .uploadId(uploadId).multipartUpload(CompletedMultipartUpload.builder().parts(parts.stream()
             .map(p -> CompletedPart.builder().partNumber(p.partNumber()).eTag(p.etag()).build())
             .collect(Collectors.toList())).build())
-        .overrideConfiguration(condition(condition)).build();
+        .overrideConfiguration(condition(condition, attributed(OP_MULTIPART_COMPLETE, key)).build()).build();
     return unquote(call(() -> s3.completeMultipartUpload(req)).eTag());
   }
 
   @Override
   public void abortMultipart(String key, String uploadId) throws RequestFailure {
     call(() -> s3.abortMultipartUpload(AbortMultipartUploadRequest.builder().bucket(bucket).key(key)
-        .uploadId(uploadId).build()));
+        .uploadId(uploadId).overrideConfiguration(attributed(OP_MULTIPART_ABORT, key).build()).build()));
   }
 
   @Override
   public UploadsPage listMultipartUploads(String prefix, String keyMarker, String uploadIdMarker)
       throws RequestFailure {
     ListMultipartUploadsRequest req = ListMultipartUploadsRequest.builder().bucket(bucket).prefix(prefix)
-        .keyMarker(keyMarker).uploadIdMarker(uploadIdMarker).build();
+        .keyMarker(keyMarker).uploadIdMarker(uploadIdMarker)
+        .overrideConfiguration(attributed(OP_MULTIPART_LIST, prefix).build()).build();
     ListMultipartUploadsResponse page = call(() -> s3.listMultipartUploads(req));
     List<MultipartUpload> uploads = page.uploads().stream()
         .map(u -> new MultipartUpload(u.key(), u.uploadId(), millis(u.initiated())))

@@ -154,4 +154,76 @@ class V2CallsTest {
       throw new AssertionError("unexpected " + e, e);
     }
   }
+
+  /** Every request carries the attribution header through its override configuration, beside a condition. */
+  @Test
+  void everyRequestNamesItsOperationAndObject() throws Exception {
+    software.amazon.awssdk.services.s3.model.GetObjectResponse got =
+        software.amazon.awssdk.services.s3.model.GetObjectResponse.builder().eTag("\"e\"").build();
+    Map<String, Function<Object[], Object>> answers = new java.util.HashMap<>();
+    answers.put("putObject", a -> PutObjectResponse.builder().eTag("\"e\"").build());
+    answers.put("headObject", a -> HeadObjectResponse.builder().eTag("\"e\"").contentLength(1L).build());
+    answers.put("getObjectAsBytes", a -> software.amazon.awssdk.core.ResponseBytes.fromByteArray(got,
+        new byte[] {1}));
+    answers.put("getObject", a -> new software.amazon.awssdk.core.ResponseInputStream<>(got,
+        software.amazon.awssdk.http.AbortableInputStream.create(new java.io.ByteArrayInputStream(new byte[] {1}))));
+    answers.put("headBucket", a -> software.amazon.awssdk.services.s3.model.HeadBucketResponse.builder().build());
+    answers.put("deleteObject", a -> software.amazon.awssdk.services.s3.model.DeleteObjectResponse.builder()
+        .build());
+    answers.put("deleteObjects", a -> DeleteObjectsResponse.builder().build());
+    answers.put("listObjectsV2", a -> software.amazon.awssdk.services.s3.model.ListObjectsV2Response.builder()
+        .build());
+    answers.put("createMultipartUpload", a -> software.amazon.awssdk.services.s3.model
+        .CreateMultipartUploadResponse.builder().uploadId("u1").build());
+    answers.put("uploadPart", a -> software.amazon.awssdk.services.s3.model.UploadPartResponse.builder()
+        .eTag("\"p1\"").build());
+    answers.put("completeMultipartUpload", a -> CompleteMultipartUploadResponse.builder().eTag("\"e-1\"").build());
+    answers.put("abortMultipartUpload", a -> software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse
+        .builder().build());
+    answers.put("listMultipartUploads", a -> software.amazon.awssdk.services.s3.model
+        .ListMultipartUploadsResponse.builder().build());
+    io.objectcommit.store.audit.RequestAttribution attribution = new io.objectcommit.store.audit.RequestAttribution(
+        io.objectcommit.store.audit.AuditSettings.DEFAULT, io.objectcommit.store.audit.AuditContext.of("staging")
+        .withJob("j2").withTaskAttempt("attempt_1_0001_m_000000_0"),
+        io.objectcommit.store.spark.SparkStandIns.absent(), "b");
+    S3Calls calls = new V2Calls("b", client(answers), EncryptionSettings.none(), 0, attribution);
+    calls.put("k1", Payload.of(new byte[] {1}), WriteCondition.none(), "w1");
+    calls.put("k2", Payload.of(new byte[] {1}), WriteCondition.ifAbsent(), "w2");
+    calls.head("k3");
+    calls.get("k4", null);
+    try (S3Calls.ObjectBody body = calls.getRange("k5", 0, 1)) {
+      body.content().readAllBytes();
+    }
+    calls.headBucket();
+    calls.delete("k6");
+    calls.deleteBatch(List.of("k7", "k8"));
+    calls.list("dir/", "/", null, 1000);
+    String upload = calls.initiateMultipart("k9", "w3");
+    calls.uploadPart("k9", upload, 1, Payload.of(new byte[] {1}));
+    calls.completeMultipart("k9", upload, List.of(new UploadedPart(1, "p1", 1)), WriteCondition.ifMatch("e0"));
+    calls.abortMultipart("k9", upload);
+    calls.listMultipartUploads("up/", null, null);
+
+    List<String> seen = new ArrayList<>();
+    for (Object r : requests) {
+      String h = header(r, "Referer");
+      Map<String, String> f = new java.util.LinkedHashMap<>();
+      for (String part : h.substring(h.indexOf('?') + 1).split("&")) {
+        int eq = part.indexOf('=');
+        f.put(part.substring(0, eq), java.net.URLDecoder.decode(part.substring(eq + 1).replace("+", "%2B"),
+            java.nio.charset.StandardCharsets.UTF_8));
+      }
+      assertEquals("staging", f.get("co"), h);
+      assertEquals("j2", f.get("ji"), h);
+      assertEquals("attempt_1_0001_m_000000_0", f.get("ta"), h);
+      seen.add(f.get("op") + " " + f.get("p1"));
+    }
+    assertEquals(List.of("op_put s3a://b/k1", "op_put_conditional s3a://b/k2", "op_head s3a://b/k3",
+        "op_get s3a://b/k4", "op_get s3a://b/k5", "op_head_bucket s3a://b/", "op_delete s3a://b/k6",
+        "op_delete_bulk s3a://b/k7", "op_list s3a://b/dir/", "op_multipart_initiate s3a://b/k9",
+        "op_multipart_part s3a://b/k9", "op_multipart_complete s3a://b/k9", "op_multipart_abort s3a://b/k9",
+        "op_multipart_list s3a://b/up/"), seen);
+    assertEquals("*", header(requests.get(1), "If-None-Match"), "the condition beside the header");
+    assertEquals("\"e0\"", header(requests.get(11), "If-Match"), "the condition beside the header");
+  }
 }

@@ -1,0 +1,103 @@
+package io.objectcommit.store.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reading the running Spark by name, on stand-ins ({@link SparkStandIns}): Spark absent, present but idle, a
+ * driver, an executor, a task thread, one method naming a class the runtime lacks, and Spark present but
+ * unreadable (a class gone): each told apart, nothing thrown.
+ */
+class SparkRuntimeTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void withoutSparkEverythingIsEmpty() {
+    SparkRuntime r = new SparkRuntime(SparkStandIns.noSpark());
+    assertEquals(SparkRuntime.State.ABSENT, r.state());
+    assertEquals(List.of(), r.problems());
+    assertEquals(Optional.empty(), r.applicationId());
+    assertFalse(r.isDriver());
+    assertEquals(Optional.empty(), r.driverHadoopConfiguration());
+    assertEquals(OptionalLong.empty(), r.taskAttemptId());
+    assertEquals(Optional.empty(), r.localProperty(SparkRuntime.STREAMING_QUERY_ID));
+  }
+
+  @Test
+  void sparkOnTheClassPathWithNothingRunning() throws Exception {
+    SparkRuntime r = SparkStandIns.compile(dir).runtime();
+    assertEquals(SparkRuntime.State.PRESENT, r.state(), r.problems().toString());
+    assertEquals(Optional.empty(), r.applicationId());
+    assertFalse(r.isDriver());
+    assertEquals(Optional.empty(), r.driverHadoopConfiguration());
+    assertEquals(OptionalLong.empty(), r.taskAttemptId());
+  }
+
+  @Test
+  void aDriverAndItsTasks() throws Exception {
+    SparkStandIns spark = SparkStandIns.compile(dir).environment("app-20261125-0001", "driver");
+    Configuration hadoop = new Configuration(false);
+    Object sc = spark.activeContext(hadoop);
+    SparkRuntime r = spark.runtime();
+    assertEquals(Optional.of("app-20261125-0001"), r.applicationId());
+    assertEquals(Optional.of("driver"), r.executorId());
+    assertTrue(r.isDriver());
+    assertSame(hadoop, r.driverHadoopConfiguration().orElseThrow());
+    spark.localProperty(sc, SparkRuntime.STREAMING_QUERY_ID, "query-1");
+    assertEquals(Optional.of("query-1"), r.localProperty(SparkRuntime.STREAMING_QUERY_ID),
+        "a driver thread's local property");
+    spark.task(42, Map.of(SparkRuntime.STREAMING_QUERY_ID, "query-2"));
+    try {
+      assertEquals(OptionalLong.of(42), r.taskAttemptId());
+      assertEquals(Optional.of("query-2"), r.localProperty(SparkRuntime.STREAMING_QUERY_ID),
+          "a task's own local property");
+    } finally {
+      spark.task(-1, Map.of());
+    }
+  }
+
+  @Test
+  void anExecutorHasNoActiveContext() throws Exception {
+    SparkStandIns spark = SparkStandIns.compile(dir).environment("app-1", "3");
+    spark.activeContext(null);
+    SparkRuntime r = spark.runtime();
+    assertEquals(Optional.of("app-1"), r.applicationId());
+    assertFalse(r.isDriver());
+    assertEquals(Optional.empty(), r.driverHadoopConfiguration());
+    assertEquals(Optional.empty(), r.localProperty(SparkRuntime.STREAMING_QUERY_ID));
+  }
+
+  @Test
+  void aMethodNamingAClassTheRuntimeLacksDoesNotMakeSparkUnreadable() throws Exception {
+    SparkStandIns spark = SparkStandIns.compile(dir, SparkStandIns.MISSING).environment("app-2", "driver");
+    SparkRuntime r = spark.runtime();
+    assertEquals(SparkRuntime.State.PRESENT, r.state(), r.problems().toString());
+    assertEquals(Optional.of("app-2"), r.applicationId());
+  }
+
+  @Test
+  void aSparkThatCannotBeReadIsToldApartAndReadWhereItCan() throws Exception {
+    SparkStandIns spark = SparkStandIns.compile(dir, "org.apache.spark.SparkContext$")
+        .environment("app-3", "driver");
+    SparkRuntime r = spark.runtime();
+    assertEquals(SparkRuntime.State.UNREADABLE, r.state());
+    assertEquals(1, r.problems().size(), r.problems().toString());
+    assertTrue(r.problems().get(0).contains("org.apache.spark.SparkContext$"), r.problems().toString());
+    assertEquals(Optional.of("app-3"), r.applicationId(), "what resolved is still read");
+    assertTrue(r.isDriver());
+    assertEquals(Optional.empty(), r.driverHadoopConfiguration(), "what did not is empty");
+  }
+}

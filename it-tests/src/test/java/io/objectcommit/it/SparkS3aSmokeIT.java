@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Proves the harness: Spark local[2] writes Parquet to s3a:// on the provided endpoint and reads it back. */
 @S3IntegrationTest
+@Tag(TestTags.SMOKE)
 class SparkS3aSmokeIT {
 
   @Test

@@ -3,14 +3,20 @@ package io.objectcommit.checkpoint.contract;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertFalse;
 
+import io.objectcommit.testsupport.HadoopContractSuite;
+import io.objectcommit.testsupport.TestTags;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractContractCreateTest;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
+import org.junit.jupiter.api.Tag;
 
 /** Hadoop's Create contract suite, with the visibility of the checkpoint FileSystem (both backends). */
+@Category(HadoopContractSuite.class)
+@Tag(TestTags.HADOOP_CONTRACT)
 public abstract class CkptContractCreateSemantics extends AbstractContractCreateTest {
 
   /**

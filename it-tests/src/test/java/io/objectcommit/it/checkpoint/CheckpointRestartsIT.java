@@ -12,6 +12,7 @@ import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,6 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * on the local-path backend.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class CheckpointRestartsIT {
 
   private static final int RESTARTS = 5;

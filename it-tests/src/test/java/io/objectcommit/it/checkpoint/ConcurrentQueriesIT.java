@@ -13,6 +13,7 @@ import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * concurrent-use error. Nothing is corrupted: a later run recovers exact counts.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class ConcurrentQueriesIT {
 
   private static volatile CountDownLatch inSink;

@@ -11,6 +11,7 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.SparkStandaloneCluster;
 import io.objectcommit.testsupport.SparkSubmission;
 import io.objectcommit.testsupport.StoreHost;
+import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * differs from a user's, because of the test double.
  */
 @S3IntegrationTest
-@Tag("cluster")
+@Tag(TestTags.CLUSTER)
 class CheckpointClusterIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointClusterIT.class);

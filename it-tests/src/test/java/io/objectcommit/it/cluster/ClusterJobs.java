@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.SparkStandaloneCluster;
 import io.objectcommit.testsupport.SparkSubmission;
+import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ final class ClusterJobs {
    * application), which keeps CI within its time budget. Failsafe excludes the tags in
    * {@code objectcommit.it.excludedGroups}, which is this one by default.
    */
-  static final String FULL_SET = "cluster-full";
+  static final String FULL_SET = TestTags.CLUSTER_FULL;
 
   static final ObjectMapper JSON = new ObjectMapper();
 

@@ -8,6 +8,7 @@ import io.objectcommit.it.cluster.ClusterJobs.Committer;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.SparkStandaloneCluster;
+import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * left.
  */
 @S3IntegrationTest
-@Tag("cluster")
+@Tag(TestTags.CLUSTER)
 class CommitterClusterIT {
 
   private static SparkStandaloneCluster cluster;

@@ -10,6 +10,7 @@ import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.cluster.ClusterJobs.Committer;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * store holds no pending multipart upload. Finally the session's stop leaves no thread of ours.
  */
 @S3IntegrationTest
-@Tag("cluster")
+@Tag(TestTags.CLUSTER)
 class FailedJobResourcesIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(FailedJobResourcesIT.class);

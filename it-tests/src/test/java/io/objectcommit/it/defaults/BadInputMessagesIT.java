@@ -11,6 +11,7 @@ import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.StubEndpoints;
+import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.function.Executable;
  * streaming user does first: opening a {@code ckpt://} path with the settings of the quick start.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class BadInputMessagesIT {
 
   /** The user guide of the source tree: the first docs/user-guide.md above the module (it-tests, spark-4.x/it-tests). */

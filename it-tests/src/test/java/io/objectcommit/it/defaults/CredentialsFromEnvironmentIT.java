@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * checks the child's own checks and what it left in the bucket.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class CredentialsFromEnvironmentIT {
 
   private static List<String> args(S3TestBucket bucket, Path input) {

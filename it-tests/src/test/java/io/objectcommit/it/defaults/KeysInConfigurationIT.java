@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -14,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and a write with each committer give exact results. One Spark session for the class.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class KeysInConfigurationIT {
 
   private static S3TestBucket bucket;

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.objectcommit.it.faults.AbstractFailedTaskIT;
 import io.objectcommit.it.faults.CommitterContender;
+import io.objectcommit.testsupport.TestTags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The reproduction scenario of the naive direct committer ({@code DirectCommitterFailedTaskIT}) with ours: the
@@ -15,6 +17,7 @@ import java.util.stream.Collectors;
  * c002); the retry writes c000..c004. The job succeeds with exactly the 20 files of the retried and other tasks,
  * no bookkeeping left, and the re-run appends exactly once more.
  */
+@Tag(TestTags.COMPONENT)
 class DirectParquetFailedTaskIT extends AbstractFailedTaskIT {
 
   @Override

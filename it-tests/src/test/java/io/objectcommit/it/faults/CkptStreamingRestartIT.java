@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.objectcommit.testsupport.TestTags;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The scenario that breaks stock s3a:// checkpoints ({@link StockStreamingRestartIT}), same seed and window, with
  * the checkpoint on the S3 manifest backend: the restart recovers exactly.
  */
+@Tag(TestTags.COMPONENT)
 class CkptStreamingRestartIT extends AbstractStreamingRestartIT {
 
   @Override

@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.testsupport.TestTags;
+import org.junit.jupiter.api.Tag;
 /**
  * {@link AbstractFailedTaskIT} with the staging committer: the failed attempt wrote only to its local buffer, so
  * nothing of it reaches the table; the retry commits, the job is exact, and the re-run appends exactly once more.
  */
+@Tag(TestTags.COMPONENT)
 class StagingCommitterFailedTaskIT extends AbstractFailedTaskIT {
 
   @Override

@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.it.SmokeJob;
+import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.S3Operation;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The scenario in which FileOutputCommitter v1 loses a task's file ({@link FileOutputCommitterV1ListingIT}), same
  * seed and window, with the staging committer: job commit reads the task records by index and completes the uploads
  * they name, so the lagging listing changes nothing.
  */
+@Tag(TestTags.COMPONENT)
 class StagingCommitterListingIT extends AbstractJobCommitListingIT {
 
   @Override

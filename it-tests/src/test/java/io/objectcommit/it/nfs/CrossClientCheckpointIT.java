@@ -10,6 +10,7 @@ import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.NfsClientOptions;
 import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoints;
+import io.objectcommit.testsupport.TestTags;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,7 @@ import org.apache.spark.sql.execution.streaming.CommitLog;
 import org.apache.spark.sql.execution.streaming.CommitMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,6 +53,7 @@ import scala.Tuple2;
  * for a name another node created; ours stays exact.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag(TestTags.NFS)
 class CrossClientCheckpointIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(CrossClientCheckpointIT.class);

@@ -9,6 +9,7 @@ import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.NfsClientOptions;
 import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoints;
+import io.objectcommit.testsupport.TestTags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * previous run. With Spark's default state store and with RocksDB, through the {@code ckpt://} local-path backend:
  * after every run the state is exact and no micro-batch ran twice.
  */
+@Tag(TestTags.NFS)
 class QueryMovesBetweenNodesIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(QueryMovesBetweenNodesIT.class);

@@ -13,6 +13,7 @@ import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StagingCommitters;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
@@ -32,6 +33,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * conflict modes, Spark's overwrite modes, and request counts. 20,000 rows in 4 tasks unless said otherwise.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class StagingCommitterIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(StagingCommitterIT.class);

@@ -10,6 +10,7 @@ import io.objectcommit.staging.StagingCommitter;
 import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * would run on the same host), read back with Spark.
  */
 @S3IntegrationTest
+@Tag(TestTags.COMPONENT)
 class StagingSpeculativeAttemptIT {
 
   private static final int TASKS = 3;

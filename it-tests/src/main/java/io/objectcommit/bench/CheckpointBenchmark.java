@@ -6,6 +6,7 @@ import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.S3TestSettings;
+import io.objectcommit.testsupport.SparkCompat;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,11 +69,10 @@ final class CheckpointBenchmark {
         SparkSession spark = SparkSessions.local("objectcommit-bench-checkpoint", master,
             proxy.endpoint().s3aOptions(), conf)) {
       String location = contender.location().apply(bucket.name() + "/" + bucket.prefix());
-      StreamingQuery q = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
+      StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
           .csv(input.dir().toString())
           .groupBy(col("value").mod(KEYS).as("k")).count()
-          .writeStream().outputMode("update").format("noop")
-          .option("checkpointLocation", location).start();
+          .writeStream().outputMode("update").format("noop"), "checkpointLocation", location).start();
       try {
         input.addFile(0);
         q.processAllAvailable();

@@ -12,6 +12,7 @@ import io.objectcommit.it.faults.StockCommitters;
 import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.SparkCompat;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
@@ -104,10 +105,10 @@ class StockRequestBaselineIT {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = SparkSessions.local("baseline-checkpoint", "local[2]", proxied.s3aOptions(),
             Map.of())) {
-      StreamingQuery q = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
+      StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
           .csv(input.toString()).groupBy(col("value").mod(StreamInput.KEYS).as("k")).count()
-          .writeStream().outputMode("complete").format("noop")
-          .option("checkpointLocation", bucket.s3a("stream/checkpoint")).start();
+          .writeStream().outputMode("complete").format("noop"), "checkpointLocation", bucket.s3a("stream/checkpoint"))
+          .start();
       try {
         in.addFile(0);
         q.processAllAvailable();

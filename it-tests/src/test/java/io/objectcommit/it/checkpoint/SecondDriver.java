@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.StreamInput;
+import io.objectcommit.testsupport.SparkCompat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -28,9 +29,9 @@ public final class SecondDriver {
     }
     int code = 0;
     try (SparkSession spark = SparkSessions.local("second-driver", "local[2]", Map.of(), conf)) {
-      StreamingQuery q = spark.readStream().schema("value LONG").csv(args[0])
+      StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").csv(args[0])
           .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count()
-          .writeStream().outputMode("complete").option("checkpointLocation", args[1]).format("noop").start();
+          .writeStream().outputMode("complete"), "checkpointLocation", args[1]).format("noop").start();
       q.processAllAvailable();
       q.stop();
     } catch (Throwable t) {

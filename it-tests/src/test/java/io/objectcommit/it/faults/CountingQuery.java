@@ -2,6 +2,7 @@ package io.objectcommit.it.faults;
 
 import static org.apache.spark.sql.functions.col;
 
+import io.objectcommit.testsupport.SparkCompat;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ public final class CountingQuery {
       OUTPUT.add(new long[] {id, -1, 0});
       after.after(id);
     };
-    return counts.writeStream().outputMode("complete").option("checkpointLocation", checkpoint)
+    return SparkCompat.option(counts.writeStream().outputMode("complete"), "checkpointLocation", checkpoint)
         .foreachBatch(sink).start();
   }
 

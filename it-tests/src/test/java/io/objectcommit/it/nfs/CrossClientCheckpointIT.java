@@ -11,10 +11,7 @@ import io.objectcommit.testsupport.NfsClientOptions;
 import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.TestTags;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -26,7 +23,6 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.streaming.CheckpointFileManager;
-import org.apache.spark.sql.execution.streaming.CheckpointFileManager$;
 import org.apache.spark.sql.execution.streaming.CommitLog;
 import org.apache.spark.sql.execution.streaming.CommitMetadata;
 import org.junit.jupiter.api.AfterAll;
@@ -109,11 +105,6 @@ class CrossClientCheckpointIT {
     return ours ? n.ours(node, "ours/" + rel) : n.naive(node, "naive/" + rel);
   }
 
-  private CheckpointFileManager manager(String path) {
-    return CheckpointFileManager$.MODULE$.create(new org.apache.hadoop.fs.Path(path),
-        spark.sessionState().newHadoopConf());
-  }
-
   private static void report(String scenario, String caching, boolean ours, String outcome, NfsNodes n)
       throws IOException {
     LOG.info("NFS cross-client: {} | {} | {} | {} | round trips so far x={}, y={}", scenario, caching,
@@ -139,7 +130,7 @@ class CrossClientCheckpointIT {
         for (long b = 0; b <= 6; b++) {
           assertTrue(first.add(b, new CommitMetadata(b)));
         }
-        assertFalse(manager(where(n, X, ours, "q/commits")).exists(
+        assertFalse(SparkStateFiles.manager(spark, where(n, X, ours, "q/commits")).exists(
             new org.apache.hadoop.fs.Path(where(n, X, ours, "q/commits/7"))));
         CommitLog onY = new CommitLog(spark, where(n, Y, ours, "q/commits"));
         assertEquals(6L, (long) onY.getLatest().get()._1());
@@ -171,16 +162,14 @@ class CrossClientCheckpointIT {
         use(ours);
         CommitLog zombie = new CommitLog(spark, where(n, X, ours, "q/commits"));
         org.apache.hadoop.fs.Path onX = new org.apache.hadoop.fs.Path(where(n, X, ours, "q/commits/7"));
-        CheckpointFileManager xfm = manager(where(n, X, ours, "q/commits"));
+        CheckpointFileManager xfm = SparkStateFiles.manager(spark, where(n, X, ours, "q/commits"));
         assertFalse(xfm.exists(onX));
         CommitLog newDriver = new CommitLog(spark, where(n, Y, ours, "q/commits"));
         assertTrue(newDriver.add(7, new CommitMetadata(7000)));
 
         boolean replaced;
         try {
-          CheckpointFileManager.CancellableFSDataOutputStream out = xfm.createAtomic(onX, false);
-          zombie.serialize(new CommitMetadata(1), out);
-          out.close();
+          SparkStateFiles.writeCommit(zombie, xfm, onX, new CommitMetadata(1));
           replaced = true;
         } catch (IOException e) {
           assertTrue(e instanceof FileAlreadyExistsException || e.getCause() instanceof FileAlreadyExistsException,
@@ -215,69 +204,33 @@ class CrossClientCheckpointIT {
       for (boolean ours : new boolean[] {false, true}) {
         use(ours);
         String rel = "q/state/0/3/";
-        CheckpointFileManager a = manager(where(n, X, ours, rel));
+        CheckpointFileManager a = SparkStateFiles.manager(spark, where(n, X, ours, rel));
         a.mkdirs(new org.apache.hadoop.fs.Path(where(n, X, ours, rel)));
         for (int v = 1; v <= 5; v++) {
-          write(a, where(n, X, ours, rel + v + ".delta"), 10);
+          SparkStateFiles.write(a, where(n, X, ours, rel + v + ".delta"), 10);
         }
-        CheckpointFileManager b = manager(where(n, Y, ours, rel));
-        assertEquals(50L, load(b, where(n, Y, ours, rel), 5));
+        CheckpointFileManager b = SparkStateFiles.manager(spark, where(n, Y, ours, rel));
+        assertEquals(50L, SparkStateFiles.load(b, where(n, Y, ours, rel), 5));
         b.createAtomic(new org.apache.hadoop.fs.Path(where(n, Y, ours, rel + "6.delta")), true).cancel();
 
-        write(a, where(n, X, ours, rel + "5.snapshot"), 50);
+        SparkStateFiles.write(a, where(n, X, ours, rel + "5.snapshot"), 50);
         for (int v = 1; v <= 4; v++) {
           a.delete(new org.apache.hadoop.fs.Path(where(n, X, ours, rel + v + ".delta")));
         }
 
-        CheckpointFileManager retry = manager(where(n, Y, ours, rel));
+        // a new manager, as a retried task has; made inside the lambda, whose captures must stay line-neutral types
+        String dir = where(n, Y, ours, rel);
         if (!ours && naiveBreaks) {
           IllegalStateException e = assertThrows(IllegalStateException.class,
-              () -> load(retry, where(n, Y, ours, rel), 5));
+              () -> SparkStateFiles.load(SparkStateFiles.manager(spark, dir), dir, 5));
           report("state reload after maintenance on another node", caching, ours, "task fails: " + e.getMessage(),
               n);
         } else {
-          assertEquals(50L, load(retry, where(n, Y, ours, rel), 5));
+          assertEquals(50L, SparkStateFiles.load(SparkStateFiles.manager(spark, dir), dir, 5));
           report("state reload after maintenance on another node", caching, ours, "state 50, exact", n);
         }
       }
     }
-  }
-
-  private static void write(CheckpointFileManager fm, String path, long value) throws IOException {
-    try (CheckpointFileManager.CancellableFSDataOutputStream out = fm.createAtomic(
-        new org.apache.hadoop.fs.Path(path), true)) {
-      out.write(Long.toString(value).getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  /** A long read from {@code path}, or null when it does not exist. */
-  private static Long read(CheckpointFileManager fm, String path) throws IOException {
-    try (InputStream in = fm.open(new org.apache.hadoop.fs.Path(path))) {
-      return Long.parseLong(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
-    } catch (FileNotFoundException missing) {
-      return null;
-    }
-  }
-
-  /** HDFSBackedStateStoreProvider.loadMap's order: the newest snapshot at or below the version, then deltas. */
-  private static long load(CheckpointFileManager fm, String dir, int version) throws IOException {
-    int v = version;
-    long total = 0;
-    for (; v > 0; v--) {
-      Long snapshot = read(fm, dir + v + ".snapshot");
-      if (snapshot != null) {
-        total = snapshot;
-        break;
-      }
-    }
-    for (int d = v + 1; d <= version; d++) {
-      Long delta = read(fm, dir + d + ".delta");
-      if (delta == null) {
-        throw new IllegalStateException("Error reading delta file " + dir + d + ".delta: it does not exist");
-      }
-      total += delta;
-    }
-    return total;
   }
 
   /**

@@ -17,6 +17,7 @@ import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.SparkCompat;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -89,8 +90,8 @@ class SparkStoreRefusalIT {
     try (SparkSession spark = SparkSessions.local("store-refusal-ckpt", "local[2]", bucket.s3aOptions(),
         ObjectCommitCheckpoints.s3().sparkConf())) {
       Throwable e = assertThrows(Throwable.class, () -> {
-        StreamingQuery q = spark.readStream().format("rate").option("rowsPerSecond", 10).load()
-            .writeStream().format("noop").option("checkpointLocation", checkpoint).start();
+        StreamingQuery q = SparkCompat.option(spark.readStream().format("rate").option("rowsPerSecond", 10).load()
+            .writeStream().format("noop"), "checkpointLocation", checkpoint).start();
         try {
           q.processAllAvailable();
         } finally {

@@ -3,6 +3,7 @@ package io.objectcommit.checkpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.testsupport.SparkCompat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -113,10 +114,10 @@ class LocalCheckpointQueryTest {
               .getBytes(StandardCharsets.UTF_8));
       values.forEach(v -> expected.merge(v % 3, 1L, Long::sum));
 
-      StreamingQuery q = spark.readStream().schema("value LONG").csv(input.toString())
+      StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").csv(input.toString())
           .groupBy(functions.col("value").mod(3).as("k")).count()
-          .writeStream().outputMode("complete").format("memory").queryName(table)
-          .option("checkpointLocation", checkpoint).start();
+          .writeStream().outputMode("complete").format("memory").queryName(table), "checkpointLocation", checkpoint)
+          .start();
       try {
         q.processAllAvailable();
       } finally {

@@ -54,6 +54,15 @@ class BundleContentsIT {
     assertEquals(List.of(), missing, "classes missing from " + bundle());
   }
 
+  /** The modules no class users name lives in, which the others need: the store and the committers' commons. */
+  @Test
+  void holdsTheModulesUsersDoNotName() throws IOException {
+    List<String> entries = entries();
+    for (String c : List.of("io/objectcommit/store/ObjectStore.class", "io/objectcommit/commit/JobId.class")) {
+      assertTrue(entries.contains(c), c + " in " + bundle());
+    }
+  }
+
   @Test
   void holdsNothingTheClusterHas() throws IOException {
     List<String> foreign = entries().stream()

@@ -6,13 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** objectcommit uploads list|abort against S3, settings given by --conf, -D key=value and -Dkey=value. */
 @S3IntegrationTest
+@Tag(TestTags.COMMAND)
 class UploadsCommandIT {
 
   @Test

@@ -2,14 +2,17 @@ package io.objectcommit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The user guide shows each --help text exactly as the command prints it: the guide cannot go stale. */
+@Tag(TestTags.COMMAND)
 class UserGuideHelpTest {
 
   @ParameterizedTest

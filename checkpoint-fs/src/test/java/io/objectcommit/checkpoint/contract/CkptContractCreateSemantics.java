@@ -5,6 +5,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import io.objectcommit.testsupport.HadoopContractSuite;
+import io.objectcommit.testsupport.TestTags;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Abortable;
 import org.apache.hadoop.fs.CommonPathCapabilities;
@@ -13,11 +15,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractContractCreateTest;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Hadoop's Create contract suite, with the visibility of the checkpoint FileSystem (both backends), and its
  * abortable streams (Hadoop 3.3.4's suite has no abort case: ours).
  */
+@Category(HadoopContractSuite.class)
+@Tag(TestTags.HADOOP_CONTRACT)
 public abstract class CkptContractCreateSemantics extends AbstractContractCreateTest {
 
   /**

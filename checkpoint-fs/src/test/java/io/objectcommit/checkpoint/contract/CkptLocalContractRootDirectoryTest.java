@@ -1,10 +1,16 @@
 package io.objectcommit.checkpoint.contract;
 
+import io.objectcommit.testsupport.HadoopContractSuite;
+import io.objectcommit.testsupport.TestTags;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.experimental.categories.Category;
+import org.junit.jupiter.api.Tag;
 
 /** Hadoop's RootDirectory contract suite against the checkpoint FileSystem's local backend. */
+@Category(HadoopContractSuite.class)
+@Tag(TestTags.HADOOP_CONTRACT)
 public class CkptLocalContractRootDirectoryTest extends AbstractContractRootDirectoryTest {
   @Override
   protected AbstractFSContract createContract(Configuration conf) {

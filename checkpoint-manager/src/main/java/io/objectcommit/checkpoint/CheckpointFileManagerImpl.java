@@ -1,0 +1,106 @@
+package io.objectcommit.checkpoint;
+
+import io.objectcommit.checkpoint.impl.CheckpointFiles;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathFilter;
+import org.apache.spark.sql.execution.streaming.CheckpointFileManager;
+
+/**
+ * The Structured Streaming checkpoint manager ({@code spark.sql.streaming.checkpointFileManagerClass}) for Spark 3.5
+ * and 4.0, whose interface is {@code org.apache.spark.sql.execution.streaming.CheckpointFileManager}. A shim: the work
+ * is done by checkpoint-fs's Spark-free {@link CheckpointFiles} (atomic create with no temporary file and no rename,
+ * cancel leaving nothing visible, checked exceptions passed to Spark unchanged). Spark 4.1 moved the interface to
+ * {@code ...streaming.checkpointing}: the same class for it is {@code spark-4.1/checkpoint-manager}'s, which differs
+ * from this one in that import.
+ */
+public class CheckpointFileManagerImpl implements CheckpointFileManager {
+
+  private final CheckpointFiles files;
+
+  public CheckpointFileManagerImpl(Path path, Configuration conf) throws IOException {
+    this.files = new CheckpointFiles(path, conf);
+  }
+
+  @Override
+  public CancellableFSDataOutputStream createAtomic(Path path, boolean overwriteIfPossible) {
+    return new Cancellable(io(() -> files.createAtomic(path, overwriteIfPossible)));
+  }
+
+  @Override
+  public FSDataInputStream open(Path path) {
+    return io(() -> files.open(path));
+  }
+
+  @Override
+  public FileStatus[] list(Path path, PathFilter filter) {
+    return io(() -> files.list(path, filter));
+  }
+
+  @Override
+  public void mkdirs(Path path) {
+    io(() -> { files.mkdirs(path); return null; });
+  }
+
+  @Override
+  public boolean exists(Path path) {
+    return io(() -> files.exists(path));
+  }
+
+  @Override
+  public void delete(Path path) {
+    io(() -> { files.delete(path); return null; });
+  }
+
+  @Override
+  public boolean isLocal() {
+    return files.isLocal();
+  }
+
+  @Override
+  public Path createCheckpointDirectory() {
+    return io(files::createCheckpointDirectory);
+  }
+
+  @Override
+  public String toString() {
+    return "CheckpointFileManagerImpl{" + files + "}";
+  }
+
+  /** Spark's stream type around {@link CheckpointFiles#createAtomic}'s stream. */
+  private static final class Cancellable extends CancellableFSDataOutputStream {
+    private final FSDataOutputStream out;
+
+    Cancellable(FSDataOutputStream out) {
+      super(out);
+      this.out = out;
+    }
+
+    @Override
+    public void cancel() {
+      io(() -> { CheckpointFiles.cancel(out); return null; });
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+
+  private interface IoCall<T> {
+    T call() throws IOException;
+  }
+
+  /** Runs {@code call}; an IOException reaches Spark unchanged (the Scala trait declares none). */
+  private static <T> T io(IoCall<T> call) {
+    try {
+      return call.call();
+    } catch (IOException e) {
+      throw CheckpointFiles.rethrow(e);
+    }
+  }
+}

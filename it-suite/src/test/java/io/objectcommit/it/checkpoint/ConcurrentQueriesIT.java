@@ -1,0 +1,114 @@
+package io.objectcommit.it.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.it.ChildJvms;
+import io.objectcommit.it.SparkSessions;
+import io.objectcommit.it.faults.CheckpointContender;
+import io.objectcommit.it.faults.CountingQuery;
+import io.objectcommit.it.faults.ObjectCommitCheckpoints;
+import io.objectcommit.it.faults.ProxiedBucket;
+import io.objectcommit.it.faults.StreamInput;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Two drivers (two JVMs) run one query on one checkpoint. Driver A plans and runs micro-batch 0, then is held in
+ * its sink; driver B (a child JVM) starts on the same checkpoint, re-runs batch 0 and commits it. When A goes on,
+ * its commit of batch 0 is an exclusive create that the file system refuses, and A stops with Spark's
+ * concurrent-use error. Nothing is corrupted: a later run recovers exact counts.
+ */
+@S3IntegrationTest
+@Tag(TestTags.COMPONENT)
+class ConcurrentQueriesIT {
+
+  private static volatile CountDownLatch inSink;
+  private static volatile CountDownLatch release;
+
+  @ParameterizedTest(name = "{0} backend")
+  @ValueSource(strings = {"s3", "local"})
+  void theSecondDriverWinsTheFirstFailsAndNothingIsCorrupted(String backend, S3TestBucket bucket,
+      @TempDir Path input, @TempDir Path efs) throws Exception {
+    CheckpointContender contender = "s3".equals(backend) ? ObjectCommitCheckpoints.s3()
+        : ObjectCommitCheckpoints.local(efs);
+    StreamInput in = new StreamInput(input);
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket);
+        SparkSession spark = SparkSessions.local("concurrent-a", "local[2]", proxied.s3aOptions(),
+            contender.sparkConf())) {
+      String checkpoint = contender.location(proxied, "concurrent/checkpoint");
+      in.addFile(0);
+      inSink = new CountDownLatch(1);
+      release = new CountDownLatch(1);
+      StreamingQuery a = CountingQuery.start(spark, input, checkpoint, id -> {
+        if (id == 0) { // hold driver A in its sink, batch 0 run but not committed
+          inSink.countDown();
+          release.await(300, TimeUnit.SECONDS);
+        }
+      });
+      assertTrue(inSink.await(120, TimeUnit.SECONDS), "driver A reached its sink in batch 0");
+
+      Process b = secondDriver(input, checkpoint, proxied.s3aOptions(), contender.sparkConf(), efs);
+      assertTrue(b.waitFor(180, TimeUnit.SECONDS), "driver B finished");
+      String bOut = Files.readString(efs.resolve("driver-b.out"));
+      assertEquals(0, b.exitValue(), "driver B ran batch 0 and committed it:\n" + bOut);
+
+      release.countDown();
+      Throwable failure = null;
+      try {
+        a.awaitTermination(120_000);
+      } catch (Exception e) {
+        failure = e;
+      }
+      a.stop();
+      assertNotNull(failure, "driver A fails");
+      String message = messages(failure);
+      // Spark's concurrent-use errors: the log entry exists when A checks (CONCURRENT_STREAM_LOG_UPDATE), or A's
+      // exclusive create of it is refused (multiStreamingQueriesUsingPathConcurrently).
+      assertTrue(message.contains("Multiple streaming jobs detected for 0")
+          || message.contains("Multiple streaming queries are concurrently using"), message);
+
+      CountingQuery.clear();
+      in.addFile(1);
+      StreamingQuery c = CountingQuery.start(spark, input, checkpoint);
+      c.processAllAvailable();
+      c.stop();
+      assertEquals(StreamInput.expectedCounts(2), CountingQuery.lastCounts(), "the checkpoint is intact");
+    }
+  }
+
+  private static Process secondDriver(Path input, String checkpoint, Map<String, String> s3a,
+      Map<String, String> sparkConf, Path dir) throws Exception {
+    List<String> cmd = ChildJvms.javaCommand(SecondDriver.class);
+    cmd.add(input.toString());
+    cmd.add(checkpoint);
+    s3a.forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
+    sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("driver-b.out").toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    return pb.start();
+  }
+
+  private static String messages(Throwable t) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      b.append(c.getMessage()).append(" | ");
+    }
+    return b.toString();
+  }
+}

@@ -1,5 +1,7 @@
 package io.objectcommit.checkpoint;
 
+import io.objectcommit.store.StoreConstants;
+
 /**
  * Configuration keys of the checkpoint FileSystem, each beside its default. Every key can be set for one
  * authority as {@code fs.objectcommit.bucket.<authority>.<rest of the key>}: for the S3 backend the authority is
@@ -64,7 +66,7 @@ public final class CheckpointConstants {
    * {@link io.objectcommit.store.StoreConstants#CAS_ATTEMPTS}): {@value}.
    */
   public static final String CAS_ATTEMPTS = "fs.objectcommit.checkpoint.s3.cas-attempts";
-  public static final int CAS_ATTEMPTS_DEFAULT = io.objectcommit.store.StoreConstants.CAS_ATTEMPTS_DEFAULT;
+  public static final int CAS_ATTEMPTS_DEFAULT = StoreConstants.CAS_ATTEMPTS_DEFAULT;
 
   /**
    * Reads of a directory manifest that the store reports missing although it was written (a store that lags

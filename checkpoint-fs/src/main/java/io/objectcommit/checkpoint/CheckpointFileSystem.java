@@ -17,11 +17,14 @@ import java.net.URI;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonPathCapabilities;
+import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
@@ -157,7 +160,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
 
   @Override
   public FSDataOutputStream createNonRecursive(Path f, FsPermission permission,
-      java.util.EnumSet<org.apache.hadoop.fs.CreateFlag> flags, int bufferSize, short replication, long blockSize,
+      EnumSet<CreateFlag> flags, int bufferSize, short replication, long blockSize,
       Progressable progress) throws IOException {
     Path q = qualify(f);
     if (q.getParent() != null) {
@@ -168,10 +171,10 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
         throw new FileNotFoundException(q.getParent() + ": parent directory does not exist");
       }
       if (!parent.isDirectory()) {
-        throw new org.apache.hadoop.fs.ParentNotDirectoryException(q.getParent() + " is a file");
+        throw new ParentNotDirectoryException(q.getParent() + " is a file");
       }
     }
-    return backend.create(q, flags.contains(org.apache.hadoop.fs.CreateFlag.OVERWRITE), false);
+    return backend.create(q, flags.contains(CreateFlag.OVERWRITE), false);
   }
 
   @Override
@@ -217,7 +220,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
 
   @Override
   public boolean hasPathCapability(Path path, String capability) throws IOException {
-    switch (org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path),
+    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path),
         capability)) {
       case CommonPathCapabilities.FS_APPEND:
       case CommonPathCapabilities.FS_CONCAT:

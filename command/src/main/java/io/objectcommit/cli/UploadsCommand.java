@@ -1,10 +1,10 @@
 package io.objectcommit.cli;
 
+import io.objectcommit.staging.PendingUploads;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.audit.AuditContext;
-import io.objectcommit.staging.PendingUploads;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;

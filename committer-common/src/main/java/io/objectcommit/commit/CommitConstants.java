@@ -1,6 +1,5 @@
 package io.objectcommit.commit;
 
-import io.objectcommit.store.CasConflictException;
 
 import io.objectcommit.store.StoreConstants;
 

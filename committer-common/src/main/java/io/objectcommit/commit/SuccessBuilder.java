@@ -1,8 +1,8 @@
 package io.objectcommit.commit;
 
+import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.WriteCondition;
-import io.objectcommit.commit.files.SuccessData;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Date;

@@ -1,10 +1,9 @@
 package io.objectcommit.commit;
 
-import io.objectcommit.store.PagedStore;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.objectcommit.commit.files.SuccessData;
+import io.objectcommit.store.PagedStore;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -11,8 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.direct.impl.AttemptRegistry;
+import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.commit.CommitterStatistics;
+import io.objectcommit.commit.JobId;
 import io.objectcommit.commit.files.SuccessData;
+import io.objectcommit.direct.impl.AttemptRegistry;
+import io.objectcommit.direct.impl.OutputLocation;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
@@ -20,11 +26,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,7 +97,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success(h);
     assertEquals(Harness.UUID, s.getJobId());
-    assertEquals(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
+    assertEquals(CommitConstants.SPARK_WRITE_JOB_UUID, s.getJobIdSource());
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
@@ -103,11 +111,11 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void jobSetupBeforeSparksUuidCommitsExactlyUnderTheIdJobSetupChose(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    h.jobConf.unset(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID);
-    h.jobConf.set(io.objectcommit.commit.CommitConstants.HADOOP_JOB_ID_KEY, h.jobId.toString());
+    h.jobConf.unset(CommitConstants.SPARK_WRITE_JOB_UUID);
+    h.jobConf.set(CommitConstants.HADOOP_JOB_ID_KEY, h.jobId.toString());
     PathOutputCommitter driver = h.driver();
-    driver.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(h.jobConf, null));
-    h.jobConf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, Harness.UUID);
+    driver.setupJob(new JobContextImpl(h.jobConf, null));
+    h.jobConf.set(CommitConstants.SPARK_WRITE_JOB_UUID, Harness.UUID);
     List<String> expected = new ArrayList<>();
     for (int t = 0; t < 2; t++) {
       Harness.Attempt a = h.attempt(t, 0);
@@ -119,7 +127,7 @@ class DirectCommitProtocolTest {
     assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
     SuccessData s = success(h);
     assertEquals(h.jobId.toString(), s.getJobId());
-    assertEquals(io.objectcommit.commit.JobId.HADOOP_JOB_ID, s.getJobIdSource());
+    assertEquals(JobId.HADOOP_JOB_ID, s.getJobIdSource());
     assertEquals(2L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
   }
 
@@ -167,7 +175,7 @@ class DirectCommitProtocolTest {
     assertEquals(1, retry.of(BULK_DELETE), retry.toString());
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k0, k1, Harness.key("_SUCCESS"))), h.keys());
-    assertEquals(0L, success(h).getMetrics().get(io.objectcommit.commit.CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
+    assertEquals(0L, success(h).getMetrics().get(CommitterStatistics.JOB_LEFTOVERS_DELETED), "the retry's commit removed them");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -221,7 +229,7 @@ class DirectCommitProtocolTest {
   void abortJobDeletesEveryFileOfTheJobAndNothingElse(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
     h.store.put(Harness.key("part-00000-earlier-job-c000.parquet"),
-        io.objectcommit.store.Payload.of(new byte[] {1}), io.objectcommit.store.WriteCondition.none());
+        Payload.of(new byte[] {1}), WriteCondition.none());
     PathOutputCommitter driver = h.driver();
     driver.setupJob(h.job());
     Harness.Attempt t0 = h.attempt(0, 0);
@@ -290,11 +298,11 @@ class DirectCommitProtocolTest {
     t1.write("d=1", 0, "x");
     t1.crash();
     // the driver dies here: no job commit, no abort
-    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    Configuration conf = new Configuration(false);
     InMemoryStoreFactory.use(conf);
     // what an interrupted store guarantee check left in the bookkeeping is no job
-    String probe = io.objectcommit.direct.impl.OutputLocation.of(h.output).probePrefix() + "check-0f0e/inm-put";
-    h.store.createExclusive(probe, io.objectcommit.store.Payload.of(new byte[1]));
+    String probe = OutputLocation.of(h.output).probePrefix() + "check-0f0e/inm-put";
+    h.store.createExclusive(probe, Payload.of(new byte[1]));
     try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
       assertEquals(List.of(Harness.UUID), cleaner.pendingJobs());
       h.store.delete(probe);

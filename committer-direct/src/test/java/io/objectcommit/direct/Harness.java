@@ -1,5 +1,7 @@
 package io.objectcommit.direct;
 
+import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.direct.impl.AttemptRegistry;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
 import java.io.IOException;
@@ -15,9 +17,9 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 
 /**
  * Drives committers the way Spark's commit protocol does, against the in-memory store: one job configuration
@@ -42,7 +44,7 @@ final class Harness {
     store = InMemoryObjectStore.register(BUCKET);
     jobConf = new JobConf(false);
     InMemoryStoreFactory.use(jobConf); // the committers get their stores from ObjectStores.open, as in production
-    jobConf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
+    jobConf.set(CommitConstants.SPARK_WRITE_JOB_UUID, UUID);
     jobConf.set("mapreduce.map.speculative", "false");
     jobConf.set("mapreduce.reduce.speculative", "false");
   }
@@ -127,7 +129,7 @@ final class Harness {
 
     /** The executor dies: no abortTask, the writer simply vanishes from this JVM. */
     void crash() throws IOException {
-      io.objectcommit.direct.impl.AttemptRegistry.get(ctx.getTaskAttemptID().toString()).close();
+      AttemptRegistry.get(ctx.getTaskAttemptID().toString()).close();
     }
   }
 }

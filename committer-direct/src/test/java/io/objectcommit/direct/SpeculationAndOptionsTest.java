@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.UnsupportedDestinationException;
 import io.objectcommit.direct.files.FileGroup;
+import io.objectcommit.direct.impl.DirectCommitEngine;
 import io.objectcommit.direct.impl.SpeculationGuard;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 
 class SpeculationAndOptionsTest {
@@ -41,8 +47,8 @@ class SpeculationAndOptionsTest {
       assertThrows(Exception.class, () -> driver.setupJob(h.job()), "classic setup reaches for s3a://");
       assertEquals("CLASSIC", h.jobConf.get(DirectCommitterConstants.INTERNAL_MODE));
       h.jobConf.set("mapreduce.reduce.speculative", "false");
-      assertEquals(io.objectcommit.direct.impl.DirectCommitEngine.Mode.CLASSIC,
-          new io.objectcommit.direct.impl.DirectCommitEngine(h.output, h.jobConf, "t").mode(new JobConf(h.jobConf)),
+      assertEquals(DirectCommitEngine.Mode.CLASSIC,
+          new DirectCommitEngine(h.output, h.jobConf, "t").mode(new JobConf(h.jobConf)),
           "a task follows the job's recorded choice, whatever its own settings");
     }
   }
@@ -73,10 +79,10 @@ class SpeculationAndOptionsTest {
     e = assertThrows(IllegalArgumentException.class, () -> DirectCommitterOptions.from(c2, "bucket"));
     assertTrue(e.getMessage().contains(DirectCommitterConstants.SUCCESS_MAX_FILENAMES), e.getMessage());
     Configuration c3 = new Configuration(false);
-    c3.set(io.objectcommit.commit.CommitConstants.JOB_UUID, "a/b");
+    c3.set(CommitConstants.JOB_UUID, "a/b");
     e = assertThrows(IllegalArgumentException.class,
-        () -> io.objectcommit.commit.JobId.resolve(c3, null));
-    assertTrue(e.getMessage().contains(io.objectcommit.commit.CommitConstants.JOB_UUID), e.getMessage());
+        () -> JobId.resolve(c3, null));
+    assertTrue(e.getMessage().contains(CommitConstants.JOB_UUID), e.getMessage());
     assertEquals(DirectCommitterOptions.OnSpeculation.FAIL,
         DirectCommitterOptions.from(new Configuration(false), "bucket").onSpeculation());
   }
@@ -84,11 +90,11 @@ class SpeculationAndOptionsTest {
   @Test
   void aNonS3DestinationIsRefused() {
     Harness h = new Harness(false);
-    io.objectcommit.commit.UnsupportedDestinationException e = assertThrows(
-        io.objectcommit.commit.UnsupportedDestinationException.class,
-        () -> new DirectPathOutputCommitter(new org.apache.hadoop.fs.Path("file:/tmp/x"),
-            new org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl(h.jobConf, h.attemptId(0, 0))));
-    assertEquals(new org.apache.hadoop.fs.Path("file:/tmp/x"), e.path());
+    UnsupportedDestinationException e = assertThrows(
+        UnsupportedDestinationException.class,
+        () -> new DirectPathOutputCommitter(new Path("file:/tmp/x"),
+            new TaskAttemptContextImpl(h.jobConf, h.attemptId(0, 0))));
+    assertEquals(new Path("file:/tmp/x"), e.path());
   }
 
   @Test

@@ -1,10 +1,5 @@
 package io.objectcommit.staging;
 
-import io.objectcommit.store.ObjectStore;
-import io.objectcommit.store.ObjectStores;
-import io.objectcommit.store.audit.AuditContext;
-import io.objectcommit.store.guarantee.ProbeSite;
-import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.commit.Hostnames;
 import io.objectcommit.commit.JobId;
 import io.objectcommit.staging.impl.BufferDirs;
@@ -14,9 +9,15 @@ import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.SparkTasks;
 import io.objectcommit.staging.impl.SuccessMarker;
 import io.objectcommit.staging.impl.TaskCommitStage;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.audit.AuditContext;
+import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.guarantee.StoreGuarantee;
 import java.io.File;
 import java.io.IOException;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -200,7 +201,7 @@ public class StagingCommitter extends PathOutputCommitter {
   public void commitJob(JobContext context) throws IOException {
     try (ObjectStore store = openStore()) {
       JobCommitStage stage = new JobCommitStage(store, layout, options, 0,
-          new SuccessMarker(getClass().getName(), jobId, java.util.Map.of(
+          new SuccessMarker(getClass().getName(), jobId, Map.of(
               "destination", String.valueOf(outputPath), "options", options.toString())));
       synchronized (this) {
         commitStage = stage;

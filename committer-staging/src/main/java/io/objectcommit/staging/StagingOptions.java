@@ -8,6 +8,7 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -42,7 +43,7 @@ public final class StagingOptions {
   private StagingOptions(ConfigReader r, Variant forced) {
     this.variant = forced != null ? forced
         : Variant.valueOf(r.getChoice(COMMITTER, COMMITTER_DEFAULT, "directory", "partitioned")
-            .toUpperCase(java.util.Locale.ROOT));
+            .toUpperCase(Locale.ROOT));
     this.conflictMode = ConflictMode.parse(r.get(CONFLICT_MODE, CONFLICT_MODE_DEFAULT), r.effectiveKey(CONFLICT_MODE));
     String dirs = r.get(BUFFER_DIRS, BUFFER_DIRS_DEFAULT);
     List<File> list = new ArrayList<>();

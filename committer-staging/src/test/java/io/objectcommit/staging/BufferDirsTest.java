@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.objectcommit.staging.impl.BufferDirs;
 import java.io.File;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class BufferDirsTest {
   void tasksSpreadOverDisksAndSkipFullOnes() throws IOException {
     File d1 = new File(tmp, "disk1");
     File d2 = new File(tmp, "disk2");
-    Map<File, Long> free = new java.util.HashMap<>(Map.of(d1, 100L << 20, d2, 100L << 20));
+    Map<File, Long> free = new HashMap<>(Map.of(d1, 100L << 20, d2, 100L << 20));
     BufferDirs dirs = new BufferDirs(List.of(d1, d2), 64L << 20, free::get);
     assertTrue(dirs.createAttemptDir("job", "attempt_0", 0).toPath().startsWith(d1.toPath()));
     assertTrue(dirs.createAttemptDir("job", "attempt_1", 1).toPath().startsWith(d2.toPath()));

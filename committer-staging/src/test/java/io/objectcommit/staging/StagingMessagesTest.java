@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.store.testing.FaultRule;
-import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.TaskCommitStage;
+import io.objectcommit.store.testing.FaultRule;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

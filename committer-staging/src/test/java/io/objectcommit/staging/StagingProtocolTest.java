@@ -1,11 +1,5 @@
 package io.objectcommit.staging;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
 import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
@@ -17,21 +11,29 @@ import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_INITIATE;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_LIST;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_PART;
 import static io.objectcommit.testsupport.proxy.S3Operation.PUT;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.store.MultipartUpload;
-import io.objectcommit.store.testing.FaultRule;
-import io.objectcommit.store.testing.InMemoryObjectStore;
-import io.objectcommit.store.testing.InMemoryRequestCounts;
+import io.objectcommit.commit.CommitterStatistics;
+import io.objectcommit.commit.ForeignTaskRecordException;
+import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.MissingTaskRecordException;
+import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
-import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.staging.impl.SuccessMarker;
-import io.objectcommit.commit.ForeignTaskRecordException;
-import io.objectcommit.commit.MissingTaskRecordException;
-import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.staging.impl.TaskCommitStage;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.testing.FaultRule;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +93,7 @@ class StagingProtocolTest {
 
   private JobCommitStage.Summary commitJob() throws IOException {
     return new JobCommitStage(store, layout, options(), 0,
-        new SuccessMarker("test", io.objectcommit.commit.JobId.of(JOB, "test"), Map.of())).commit();
+        new SuccessMarker("test", JobId.of(JOB, "test"), Map.of())).commit();
   }
 
   private List<String> visible() {
@@ -281,8 +283,8 @@ class StagingProtocolTest {
 
   @Test
   void conflictModeFailRefusesADestinationWithData() throws IOException {
-    store.put(DEST + "old.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
+    store.put(DEST + "old.parquet", Payload.of(new byte[] {1}),
+        WriteCondition.none());
     conf.set(StagingConstants.CONFLICT_MODE, "fail");
     commitTask(0, 1, 0, files(0, 1, ""));
     assertThrows(CommitConflictException.class, this::commitJob);
@@ -301,12 +303,12 @@ class StagingProtocolTest {
 
   @Test
   void conflictModeReplaceDeletesOldDataAtJobCommitOnly() throws IOException {
-    store.put(DEST + "old/a.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
-    store.put(DEST + "_SUCCESS", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
-    store.put("warehouse/other/keep.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
+    store.put(DEST + "old/a.parquet", Payload.of(new byte[] {1}),
+        WriteCondition.none());
+    store.put(DEST + "_SUCCESS", Payload.of(new byte[] {1}),
+        WriteCondition.none());
+    store.put("warehouse/other/keep.parquet", Payload.of(new byte[] {1}),
+        WriteCondition.none());
     conf.set(StagingConstants.CONFLICT_MODE, "replace");
     commitTask(0, 2, 0, files(0, 1, ""));
     commitTask(1, 2, 0, files(1, 1, ""));
@@ -320,8 +322,8 @@ class StagingProtocolTest {
   @Test
   void partitionedReplaceTouchesOnlyThePartitionsWritten() throws IOException {
     for (String p : Arrays.asList("p=1", "p=2", "p=3")) {
-      store.put(DEST + p + "/old.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-          io.objectcommit.store.WriteCondition.none());
+      store.put(DEST + p + "/old.parquet", Payload.of(new byte[] {1}),
+          WriteCondition.none());
     }
     conf.set(StagingConstants.COMMITTER, "partitioned");
     conf.set(StagingConstants.CONFLICT_MODE, "replace");
@@ -335,8 +337,8 @@ class StagingProtocolTest {
 
   @Test
   void partitionedFailRefusesOnlyAnExistingPartition() throws IOException {
-    store.put(DEST + "p=2/old.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
+    store.put(DEST + "p=2/old.parquet", Payload.of(new byte[] {1}),
+        WriteCondition.none());
     conf.set(StagingConstants.COMMITTER, "partitioned");
     conf.set(StagingConstants.CONFLICT_MODE, "fail");
     commitTask(0, 1, 0, files(0, 1, "p=1"));
@@ -356,8 +358,8 @@ class StagingProtocolTest {
   @Test
   void dynamicPartitionOverwriteReplacesExactlyThePartitionsWritten() throws IOException {
     for (String p : Arrays.asList("p=1", "p=2")) {
-      store.put(DEST + p + "/old.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-          io.objectcommit.store.WriteCondition.none());
+      store.put(DEST + p + "/old.parquet", Payload.of(new byte[] {1}),
+          WriteCondition.none());
     }
     conf.setBoolean(StagingConstants.DYNAMIC_PARTITION_OVERWRITE, true);
     conf.set(StagingConstants.CONFLICT_MODE, "fail"); // dynamic overwrite wins over the conflict mode
@@ -369,10 +371,10 @@ class StagingProtocolTest {
 
   @Test
   void sparkOverwriteThroughTheProtocolReplacesTheNamedPaths() throws IOException {
-    store.put(DEST + "p=1/old.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
-    store.put(DEST + "p=2/old.parquet", io.objectcommit.store.Payload.of(new byte[] {1}),
-        io.objectcommit.store.WriteCondition.none());
+    store.put(DEST + "p=1/old.parquet", Payload.of(new byte[] {1}),
+        WriteCondition.none());
+    store.put(DEST + "p=2/old.parquet", Payload.of(new byte[] {1}),
+        WriteCondition.none());
     conf.set(StagingConstants.REPLACE_PATHS, "p=1");
     commitTask(0, 1, 0, files(0, 1, "p=1"));
     commitJob();
@@ -384,8 +386,8 @@ class StagingProtocolTest {
     commitTask(0, 1, 0, files(0, 1, ""));
     StagingTaskRecord r = StagingTaskRecord.CODEC.load(store, layout.taskRecordKey(0));
     StagingTaskRecord foreign = new StagingTaskRecord("other-job", 0, 1, "x", "h", r.files);
-    store.put(layout.taskRecordKey(0), io.objectcommit.store.Payload.of(StagingTaskRecord.CODEC.toBytes(foreign)),
-        io.objectcommit.store.WriteCondition.none());
+    store.put(layout.taskRecordKey(0), Payload.of(StagingTaskRecord.CODEC.toBytes(foreign)),
+        WriteCondition.none());
     assertThrows(ForeignTaskRecordException.class, this::commitJob);
     assertEquals(List.of(), visible());
   }

@@ -1,24 +1,25 @@
 package io.objectcommit.staging;
 
+import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
+import static io.objectcommit.testsupport.proxy.S3Operation.GET;
+import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import static io.objectcommit.testsupport.proxy.S3Operation.BUCKET;
-import static io.objectcommit.testsupport.proxy.S3Operation.GET;
-import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
-
-import io.objectcommit.store.ObjectStore;
-import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobLayout;
 import io.objectcommit.staging.impl.TaskCommitStage;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import org.apache.hadoop.conf.Configuration;
@@ -50,8 +51,8 @@ class TaskCommitRacingJobAbortTest {
     return (ObjectStore) Proxy.newProxyInstance(ObjectStore.class.getClassLoader(), new Class<?>[] {ObjectStore.class},
         (proxy, method, args) -> {
           String key = args != null && args.length > 0 && args[0] instanceof String ? (String) args[0]
-              : args != null && args.length > 0 && args[0] instanceof io.objectcommit.store.MultipartUpload
-                  ? ((io.objectcommit.store.MultipartUpload) args[0]).key() : "";
+              : args != null && args.length > 0 && args[0] instanceof MultipartUpload
+                  ? ((MultipartUpload) args[0]).key() : "";
           boolean fire = when.test(method.getName(), key) && done.compareAndSet(false, true);
           if (fire && !after) {
             abortJob();
@@ -91,7 +92,7 @@ class TaskCommitRacingJobAbortTest {
     assertEquals(JOB, e.jobId());
     assertTrue(e.getPath().toString().endsWith(layout.taskRecordKey(1)), e.getPath().toString());
     assertEquals(0, memory.pendingUploads(DEST).size(), "no pending upload");
-    assertEquals(java.util.List.of(), memory.keys(layout.taskRecordKey(1)), "no task record");
+    assertEquals(List.of(), memory.keys(layout.taskRecordKey(1)), "no task record");
   }
 
   @Test

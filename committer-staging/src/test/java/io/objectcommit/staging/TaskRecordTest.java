@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.store.files.CorruptRecordException;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
+import io.objectcommit.store.files.CorruptRecordException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

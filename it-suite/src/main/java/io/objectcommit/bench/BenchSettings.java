@@ -1,8 +1,11 @@
 package io.objectcommit.bench;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one benchmark run measures: the write shapes, the shuffle partition counts and micro-batches of the
@@ -47,7 +50,7 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   }
 
   public BenchSettings {
-    sparkConf = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(sparkConf));
+    sparkConf = Collections.unmodifiableMap(new TreeMap<>(sparkConf));
     writeShapes = List.copyOf(writeShapes);
     shufflePartitions = List.copyOf(shufflePartitions);
     if (measuredBatches < 1) {
@@ -98,7 +101,7 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   /** A copy with one setting changed, by its command-line key. */
   public BenchSettings with(String key, String value) {
     if (key.startsWith("spark.")) {
-      Map<String, String> conf = new java.util.TreeMap<>(sparkConf);
+      Map<String, String> conf = new TreeMap<>(sparkConf);
       conf.put(key, value);
       return new BenchSettings(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches, outputDir,
           nfsLatencyMs, conf);
@@ -122,7 +125,7 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
               Integer.parseInt(value), outputDir, nfsLatencyMs);
         case "partitions":
           return new BenchSettings(mode, latencyMs, master, writeShapes, value.isBlank() ? List.of()
-              : java.util.Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList(),
+              : Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList(),
               measuredBatches, outputDir, nfsLatencyMs);
         case "writes":
           if (!Boolean.parseBoolean(value) && !"false".equalsIgnoreCase(value)) {

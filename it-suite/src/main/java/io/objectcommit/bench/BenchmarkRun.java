@@ -1,5 +1,6 @@
 package io.objectcommit.bench;
 
+import io.objectcommit.testsupport.NfsClientOptions;
 import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.proxy.FaultPlan;
@@ -14,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,14 +112,14 @@ public final class BenchmarkRun {
    * given latency per round trip), or null where FUSE is unavailable (said on the console; not a failure).
    */
   private static NfsLikeMount mountNfs(Path work, double latencyMs) {
-    java.util.Optional<String> why = NfsLikeMount.unavailableReason();
+    Optional<String> why = NfsLikeMount.unavailableReason();
     if (why.isPresent()) {
       Progress.say("no NFS-like mount contender: " + why.get());
       return null;
     }
     try {
       NfsLikeMount m = NfsLikeMount.mount(work.resolve("nfs-backing"), work.resolve("nfs-mount"),
-          io.objectcommit.testsupport.NfsClientOptions.linuxDefaults().withLatencyMs(latencyMs), work);
+          NfsClientOptions.linuxDefaults().withLatencyMs(latencyMs), work);
       Progress.say(String.format("NFS-like mount %s: %s ms per round trip to its server", m.path(), latencyMs));
       return m;
     } catch (IOException e) {

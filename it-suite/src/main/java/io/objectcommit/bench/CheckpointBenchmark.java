@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
@@ -122,7 +123,7 @@ final class CheckpointBenchmark {
 
   private static long countFiles(FileSystem fs, org.apache.hadoop.fs.Path root) throws IOException {
     long n = 0;
-    RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it = fs.listFiles(root, true);
+    RemoteIterator<LocatedFileStatus> it = fs.listFiles(root, true);
     while (it.hasNext()) {
       it.next();
       n++;

@@ -3,8 +3,11 @@ package io.objectcommit.bench;
 import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.testsupport.NfsLikeMount;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -34,7 +37,7 @@ public final class CheckpointContenders {
    * @param nfsLatencyMs the latency per round trip of that mount, for the contender's name
    */
   public static List<CheckpointContender> all(Path localRoot, Path nfsMount, double nfsLatencyMs) {
-    List<CheckpointContender> all = new java.util.ArrayList<>(List.of(
+    List<CheckpointContender> all = new ArrayList<>(List.of(
         s3a("s3a:// FileContext manager (Spark default)", null),
         s3a("s3a:// FileSystem-based manager", fileSystemBasedManager()),
         s3a("s3a:// AbortableStream manager (spark-hadoop-cloud)",
@@ -101,9 +104,9 @@ public final class CheckpointContenders {
     m.put(p + "local.fs-type", NfsLikeMount.FS_TYPE);
     // test-only: the mount check reads the NFS options the NFS-like mount publishes
     m.put("spark.hadoop." + CheckpointConstants.LOCAL_TEST_NFS_LIKE_TYPE, NfsLikeMount.FS_TYPE);
-    return new CheckpointContender(String.format(java.util.Locale.ROOT,
+    return new CheckpointContender(String.format(Locale.ROOT,
         "objectcommit ckpt:// local-path backend on NFS-like mount (%s ms per round trip)",
-        new java.text.DecimalFormat("0.##").format(latencyMs)),
+        new DecimalFormat("0.##").format(latencyMs)),
         where -> "ckpt://" + NFS_AUTHORITY + "/" + where.replace('/', '_') + "/checkpoint", m, false);
   }
 }

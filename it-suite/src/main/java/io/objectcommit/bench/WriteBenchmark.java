@@ -5,6 +5,7 @@ import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.S3TestSettings;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SaveMode;
@@ -44,7 +45,7 @@ final class WriteBenchmark {
   WriteResult run(WriteShape shape, WriteContender contender) {
     // stop() in finally, not try-with-resources: Spark 4's SparkSession.close() declares IOException.
     try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-write", SHARED_BUCKET)) {
-      Map<String, String> conf = new java.util.LinkedHashMap<>(contender.sparkConf());
+      Map<String, String> conf = new LinkedHashMap<>(contender.sparkConf());
       conf.putAll(sparkConf);
       SparkSession spark = SparkSessions.local("objectcommit-bench-write", master, proxyOptions(), conf);
       try {

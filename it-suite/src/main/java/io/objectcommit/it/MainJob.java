@@ -8,6 +8,7 @@ import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.S3TestSettings;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -45,7 +46,7 @@ public final class MainJob {
       progress("benchmarks, " + settings.mode() + " run: " + settings.describe());
       String machine = Runtime.getRuntime().availableProcessors() + " cores, "
           + (running.endpoint().isLocalStack() ? "LocalStack " + running.endpoint().kind().name().toLowerCase(
-              java.util.Locale.ROOT) + " mode" : "external S3 endpoint");
+              Locale.ROOT) + " mode" : "external S3 endpoint");
       BenchResults results = new BenchmarkRun(settings, running.endpoint(), machine).run();
       System.out.println();
       System.out.println(BenchmarkRun.markdown(results));

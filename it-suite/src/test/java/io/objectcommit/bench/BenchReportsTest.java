@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,7 @@ class BenchReportsTest {
   void jsonIsValidAndEscaped() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("a", "x\"y\n");
-    m.put("b", java.util.Arrays.asList(1, Double.NaN, true));
+    m.put("b", Arrays.asList(1, Double.NaN, true));
     m.put("c", Map.of());
     assertEquals("{\n  \"a\": \"x\\\"y\\n\",\n  \"b\": [\n    1,\n    null,\n    true\n  ],\n  \"c\": {}\n}\n",
         Json.write(m));

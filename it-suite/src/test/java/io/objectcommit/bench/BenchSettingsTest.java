@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BenchSettingsTest {
@@ -32,7 +33,7 @@ class BenchSettingsTest {
   void sparkSettingsAreKeptThroughOtherOverrides() {
     BenchSettings s = BenchSettings.parse(List.of("spark.sql.streaming.checkpoint.fileChecksum.enabled=false",
         "partitions=40", "writes=false", "spark.sql.shuffle.partitions=7"));
-    assertEquals(java.util.Map.of("spark.sql.streaming.checkpoint.fileChecksum.enabled", "false",
+    assertEquals(Map.of("spark.sql.streaming.checkpoint.fileChecksum.enabled", "false",
         "spark.sql.shuffle.partitions", "7"), s.sparkConf());
     assertEquals(List.of(40), s.shufflePartitions());
     assertTrue(s.writeShapes().isEmpty());

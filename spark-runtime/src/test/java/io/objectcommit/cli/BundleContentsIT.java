@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,7 +94,7 @@ class BundleContentsIT {
   void mergesServiceFilesAndNamesTheCommand() throws IOException {
     try (JarFile jar = new JarFile(bundle().toFile())) {
       String fs = new String(jar.getInputStream(jar.getEntry("META-INF/services/org.apache.hadoop.fs.FileSystem"))
-          .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          .readAllBytes(), StandardCharsets.UTF_8);
       assertTrue(fs.contains("io.objectcommit.direct.impl.DirectWorkFileSystem"), fs);
       assertEquals(ObjectCommitCommand.class.getName(),
           jar.getManifest().getMainAttributes().getValue("Main-Class"));
@@ -116,7 +117,7 @@ class BundleContentsIT {
           .readAllBytes();
     }
     // the class file names its interface in its constant pool (modified UTF-8, ASCII here)
-    String constants = new String(manager, java.nio.charset.StandardCharsets.ISO_8859_1);
+    String constants = new String(manager, StandardCharsets.ISO_8859_1);
     String other = spark41 ? "org/apache/spark/sql/execution/streaming/CheckpointFileManager"
         : moved.replace('.', '/');
     assertTrue(constants.contains(expected.replace('.', '/')), "implements " + expected);

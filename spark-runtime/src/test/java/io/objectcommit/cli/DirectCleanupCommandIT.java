@@ -4,6 +4,7 @@ import static io.objectcommit.cli.CheckpointCommandIT.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.commit.CommitConstants;
 import io.objectcommit.direct.DirectPathOutputCommitter;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
@@ -35,7 +36,7 @@ class DirectCleanupCommandIT {
   private static String abandonedJob(S3TestBucket bucket, String table) throws Exception {
     String uuid = UUID.randomUUID().toString();
     JobConf conf = new JobConf(bucket.hadoopConfiguration());
-    conf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
+    conf.set(CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
     conf.set("mapreduce.map.speculative", "false"); // as Spark sets it when spark.speculation is off
     conf.set("mapreduce.reduce.speculative", "false");
     JobID job = new JobID("202611230400", 1);

@@ -9,6 +9,7 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,7 @@ class UploadsCommandIT {
     assertEquals(0, abort.code, abort.toString());
     assertTrue(abort.out.contains("aborted ") && abort.out.contains("1 incomplete uploads"), abort.toString());
     List<String> left = bucket.plain().listMultipartUploads(bucket.name(), bucket.key("")).stream().map(u -> u.key())
-        .collect(java.util.stream.Collectors.toList());
+        .collect(Collectors.toList());
     assertEquals(List.of(bucket.key("other/part-0.parquet")), left, "only the prefix's upload was aborted");
   }
 

@@ -3,7 +3,6 @@ package io.objectcommit.store;
 import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.guarantee.StoreGuaranteeException;
-
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
@@ -12,7 +11,9 @@ import java.io.InputStream;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
@@ -160,7 +161,7 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    * @throws StoreGuaranteeException (a {@link ConditionalWritesUnsupportedException}) naming the failed guarantee,
    *     the store and the remedy
    */
-  default void requireGuarantees(java.util.Set<StoreGuarantee> needed, String component) throws IOException {
+  default void requireGuarantees(Set<StoreGuarantee> needed, String component) throws IOException {
     capabilities();
   }
 
@@ -173,7 +174,7 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    *
    * @param site where the check may write, and the user's operation
    */
-  default void requireGuarantees(java.util.Set<StoreGuarantee> needed, String component, ProbeSite site)
+  default void requireGuarantees(Set<StoreGuarantee> needed, String component, ProbeSite site)
       throws IOException {
     requireGuarantees(needed, component);
   }
@@ -191,7 +192,7 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
   StoreStatistics statistics();
 
   @Override
-  default org.apache.hadoop.fs.statistics.IOStatistics getIOStatistics() {
+  default IOStatistics getIOStatistics() {
     return statistics().toIOStatistics();
   }
 }

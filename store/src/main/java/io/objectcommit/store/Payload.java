@@ -1,8 +1,11 @@
 package io.objectcommit.store;
 
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -119,14 +122,14 @@ public abstract class Payload {
       if (offset == 0 && length == Files.size(file)) {
         return Files.newInputStream(file);
       }
-      java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file);
+      FileChannel ch = FileChannel.open(file);
       try {
         ch.position(offset);
       } catch (IOException | RuntimeException e) {
         ch.close();
         throw e;
       }
-      return new BoundedInputStream(java.nio.channels.Channels.newInputStream(ch), length);
+      return new BoundedInputStream(Channels.newInputStream(ch), length);
     }
 
     @Override
@@ -162,7 +165,7 @@ public abstract class Payload {
   }
 
   /** At most {@code limit} bytes of a stream. */
-  private static final class BoundedInputStream extends java.io.FilterInputStream {
+  private static final class BoundedInputStream extends FilterInputStream {
     private long left;
 
     BoundedInputStream(InputStream in, long limit) {

@@ -1,5 +1,6 @@
 package io.objectcommit.store;
 
+import java.io.InputStream;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ public final class PagedStore {
             case "list":
               return list((String) args[0], (String) args[2], (Integer) args[3]);
             case "put":
-              try (java.io.InputStream in = ((Payload) args[1]).open()) {
+              try (InputStream in = ((Payload) args[1]).open()) {
                 objects.put((String) args[0], in.readAllBytes());
               }
               return new ObjectInfo((String) args[0], objects.get(args[0]).length, "etag", 0);

@@ -9,6 +9,7 @@ import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -53,7 +54,7 @@ public final class NfsLikeMount implements AutoCloseable {
 
   /** Why NFS-like mounts cannot be made here, or empty when they can. */
   public static Optional<String> unavailableReason() {
-    if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+    if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
       return Optional.of("the NFS-like file system needs Linux FUSE");
     }
     if (!Files.exists(Path.of("/dev/fuse"))) {

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -101,7 +102,7 @@ public final class PlainS3 {
     byte[] body = xml.append("</Delete>").toString().getBytes(StandardCharsets.UTF_8);
     String md5;
     try {
-      md5 = java.util.Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(body));
+      md5 = Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(body));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

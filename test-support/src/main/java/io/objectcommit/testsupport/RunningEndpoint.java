@@ -1,7 +1,7 @@
 package io.objectcommit.testsupport;
 
-import java.util.Optional;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** An S3 endpoint for the lifetime of a test JVM, with whatever must be stopped when it ends. */
 public interface RunningEndpoint extends AutoCloseable {

@@ -1,10 +1,12 @@
 package io.objectcommit.testsupport;
 
 import com.amazonaws.services.s3.AmazonS3;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * A fresh place in S3 for one test: a new bucket, or (with {@value S3TestSettings#BUCKET}) a new prefix in an
@@ -105,15 +107,15 @@ public final class S3TestBucket implements AutoCloseable {
   }
 
   /** A Hadoop configuration pointing S3A at the endpoint, with the FileSystem cache off for this scheme. */
-  public org.apache.hadoop.conf.Configuration hadoopConfiguration() {
-    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+  public Configuration hadoopConfiguration() {
+    Configuration conf = new Configuration();
     s3aOptions().forEach(conf::set);
     return conf;
   }
 
   /** Keys under the prefix, sorted (one LIST request per 1,000 keys). */
   public List<String> listKeys(String relativePrefix) {
-    List<String> keys = new java.util.ArrayList<>(plain.listKeys(name, key(relativePrefix)));
+    List<String> keys = new ArrayList<>(plain.listKeys(name, key(relativePrefix)));
     keys.sort(null);
     return keys;
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -94,7 +95,7 @@ class NfsLikeMountIT {
       Path tmp = a.path().resolve(".tmp");
       Files.writeString(tmp, "v1");
       Files.createLink(a.path().resolve("f"), tmp);
-      assertThrows(java.nio.file.FileAlreadyExistsException.class, () -> Files.createLink(a.path().resolve("f"), tmp));
+      assertThrows(FileAlreadyExistsException.class, () -> Files.createLink(a.path().resolve("f"), tmp));
       Files.delete(tmp);
       assertEquals("v1", Files.readString(b.path().resolve("f")));
       Files.writeString(a.path().resolve(".tmp2"), "v2 longer");

@@ -1,12 +1,13 @@
 package io.objectcommit.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class S3TestSettingsTest {
@@ -92,7 +93,7 @@ class S3TestSettingsTest {
 
   @Test
   void storeIsChosenByNameLocalStackByDefaultAndABadNameListsTheValidOnes() {
-    org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty(S3TestSettings.STORE_PROPERTY) == null);
+    Assumptions.assumeTrue(System.getProperty(S3TestSettings.STORE_PROPERTY) == null);
     assertEquals(S3Store.LOCALSTACK, new S3TestSettings(Map.of()).store());
     assertEquals(S3Store.S3MOCK, new S3TestSettings(Map.of(S3TestSettings.STORE, "S3Mock")).store());
     assertEquals(S3Store.EXTERNAL, new S3TestSettings(Map.of(S3TestSettings.STORE, "moto",

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.objectcommit.store.files.JsonRecord;
 import io.objectcommit.store.files.JsonRecordCodec;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -82,13 +83,13 @@ public final class DirManifest extends JsonRecord {
         return false;
       }
       Entry x = (Entry) o;
-      return java.util.Objects.equals(kind, x.kind) && java.util.Objects.equals(data, x.data)
-          && java.util.Objects.equals(size, x.size) && mtime == x.mtime && java.util.Objects.equals(id, x.id);
+      return Objects.equals(kind, x.kind) && Objects.equals(data, x.data)
+          && Objects.equals(size, x.size) && mtime == x.mtime && Objects.equals(id, x.id);
     }
 
     @Override
     public int hashCode() {
-      return java.util.Objects.hash(kind, data, size, id);
+      return Objects.hash(kind, data, size, id);
     }
 
     public Entry copy() {

@@ -6,6 +6,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 
 /**
  * What serves one authority of the checkpoint FileSystem. Paths are absolute and qualified. Semantics follow the
@@ -37,8 +39,8 @@ public interface Backend extends Closeable {
   boolean rename(Path src, Path dst) throws IOException;
 
   /** Request statistics of the backend's store (empty for backends without one). */
-  default org.apache.hadoop.fs.statistics.IOStatistics statistics() {
-    return org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding.emptyStatistics();
+  default IOStatistics statistics() {
+    return IOStatisticsBinding.emptyStatistics();
   }
 
   /** The backend and where it keeps data, for messages. */

@@ -30,6 +30,7 @@ import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.config.ConfigReader;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Locale;
 
 /**
  * The checkpoint FileSystem's settings for one authority, parsed once through {@link ConfigReader} (so every key
@@ -62,7 +63,7 @@ public final class CheckpointOptions {
 
   private CheckpointOptions(ConfigReader r, String scheme) {
     this.authority = r.bucket();
-    this.backend = r.getEnum(BACKEND, BackendKind.class, BackendKind.valueOf(BACKEND_DEFAULT.toUpperCase(java.util.Locale.ROOT)));
+    this.backend = r.getEnum(BACKEND, BackendKind.class, BackendKind.valueOf(BACKEND_DEFAULT.toUpperCase(Locale.ROOT)));
     this.bufferMemory = r.getBytes(BUFFER_MEMORY, BUFFER_MEMORY_DEFAULT, 0);
     this.bufferDir = Paths.get(r.get(BUFFER_DIR, System.getProperty("java.io.tmpdir")), "objectcommit-ckpt");
     String prefix = r.get(S3_PREFIX, S3_PREFIX_DEFAULT);
@@ -82,7 +83,7 @@ public final class CheckpointOptions {
     this.localRequireMountPoint = r.getBoolean(LOCAL_REQUIRE_MOUNT_POINT, LOCAL_REQUIRE_MOUNT_POINT_DEFAULT);
     this.localFsync = r.getBoolean(LOCAL_FSYNC, LOCAL_FSYNC_DEFAULT);
     this.localUnsafeMount = r.getEnum(LOCAL_UNSAFE_MOUNT, NfsMountCheck.OnUnsafe.class,
-        NfsMountCheck.OnUnsafe.valueOf(LOCAL_UNSAFE_MOUNT_DEFAULT.toUpperCase(java.util.Locale.ROOT)));
+        NfsMountCheck.OnUnsafe.valueOf(LOCAL_UNSAFE_MOUNT_DEFAULT.toUpperCase(Locale.ROOT)));
     this.localTestNfsLikeType = r.get(LOCAL_TEST_NFS_LIKE_TYPE, LOCAL_TEST_NFS_LIKE_TYPE_DEFAULT);
   }
 

@@ -3,6 +3,7 @@ package io.objectcommit.checkpoint.impl;
 import io.objectcommit.checkpoint.CheckpointConstants;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -303,7 +304,7 @@ public final class LocalPathBackend implements Backend {
   }
 
   /** Deletes temporary files of writers that died, older than {@code minAgeMs}; returns their paths. */
-  public List<String> removeStaleTemporaryFiles(long minAgeMs, boolean dryRun, java.io.PrintStream out)
+  public List<String> removeStaleTemporaryFiles(long minAgeMs, boolean dryRun, PrintStream out)
       throws IOException {
     long cutoff = System.currentTimeMillis() - minAgeMs;
     List<String> stale = new ArrayList<>();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.PositionedReadable;
@@ -16,7 +17,7 @@ final class LocalSeekableStream extends InputStream implements Seekable, Positio
   private final String path;
   private boolean closed;
 
-  LocalSeekableStream(java.nio.file.Path file, String path) throws IOException {
+  LocalSeekableStream(Path file, String path) throws IOException {
     this.ch = FileChannel.open(file, StandardOpenOption.READ);
     this.path = path;
   }

@@ -5,21 +5,22 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The staging of a file of the local-path backend: a hidden temporary file in the target's directory (so that
  * publishing it is one {@code link(2)} or {@code rename(2)} on the same file system), fsynced before it is handed
  * over when the backend fsyncs. Listings skip it; gc removes it if its writer died.
  */
-final class LocalTempFile implements Staging<java.nio.file.Path> {
+final class LocalTempFile implements Staging<Path> {
 
-  private final java.nio.file.Path file;
+  private final Path file;
   private final FileChannel ch;
   private final OutputStream out;
   private final boolean fsync;
 
   /** @param ch the file, opened for writing (created new) by the backend */
-  LocalTempFile(java.nio.file.Path file, FileChannel ch, boolean fsync) {
+  LocalTempFile(Path file, FileChannel ch, boolean fsync) {
     this.file = file;
     this.ch = ch;
     this.out = Channels.newOutputStream(ch);
@@ -33,7 +34,7 @@ final class LocalTempFile implements Staging<java.nio.file.Path> {
 
   /** The temporary file, its bytes on disk (fsynced when the backend fsyncs) and its channel closed. */
   @Override
-  public java.nio.file.Path written() throws IOException {
+  public Path written() throws IOException {
     if (fsync) {
       ch.force(true);
     }

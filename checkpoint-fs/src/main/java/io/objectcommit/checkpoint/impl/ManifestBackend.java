@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -353,7 +354,7 @@ public final class ManifestBackend implements Backend {
   }
 
   @Override
-  public org.apache.hadoop.fs.statistics.IOStatistics statistics() {
+  public IOStatistics statistics() {
     return store.getIOStatistics();
   }
 

@@ -3,16 +3,18 @@ package io.objectcommit.checkpoint.impl;
 import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
-import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.Listings;
+import io.objectcommit.store.ObjectInfo;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apache.hadoop.fs.Path;
 
 /**
  * Housekeeping of the S3 backend's namespace: the logical tree, a verification of every manifest and data
@@ -40,7 +42,7 @@ public final class ManifestInspector {
 
   /** Prints the tree under {@code path} (one line per entry: size or "dir", path) and returns the totals. */
   public Summary list(String path, PrintStream out) throws IOException {
-    List<String> comps = ManifestBackend.components(new org.apache.hadoop.fs.Path(path));
+    List<String> comps = ManifestBackend.components(new Path(path));
     ManifestBackend.Dir dir = backend.resolve(comps, comps.size());
     Summary s = new Summary();
     walk(dir.id, dir.path, s, out, false);
@@ -52,7 +54,7 @@ public final class ManifestInspector {
    * exists with the recorded size (one HEAD per file).
    */
   public Summary verify(String path, PrintStream out) throws IOException {
-    List<String> comps = ManifestBackend.components(new org.apache.hadoop.fs.Path(path));
+    List<String> comps = ManifestBackend.components(new Path(path));
     ManifestBackend.Dir dir = backend.resolve(comps, comps.size());
     Summary s = new Summary();
     walk(dir.id, dir.path, s, out, true);
@@ -77,7 +79,7 @@ public final class ManifestInspector {
           out.printf("%12d  %s%n", v.size, child);
         }
         if (check) {
-          java.util.Optional<ObjectInfo> data = backend.store().head(v.data);
+          Optional<ObjectInfo> data = backend.store().head(v.data);
           if (data.isEmpty()) {
             s.problems.add(child + ": data object " + backend.store().pathOf(v.data) + " is missing");
           } else if (data.get().size() != v.size) {

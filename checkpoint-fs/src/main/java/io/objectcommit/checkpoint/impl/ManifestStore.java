@@ -1,15 +1,18 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.files.DirManifest;
+import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
-import io.objectcommit.store.CompareAndSwap;
+import io.objectcommit.store.files.CorruptRecordException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -137,7 +140,7 @@ final class ManifestStore {
       sleeper.sleep(Math.min(2_000L, 50L << Math.min(attempt, 10)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting for a manifest");
+      throw new InterruptedIOException("interrupted while waiting for a manifest");
     }
   }
 
@@ -175,12 +178,12 @@ final class ManifestStore {
    * once there, is never removed by the file system, so one exclusive PUT per JVM and namespace is enough whichever
    * instance sends it. (A test that replaces a bucket within one JVM uses a new bucket name.)
    */
-  private static final java.util.Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
+  private static final Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
 
   private Cached remember(String dirId, StoredBytes b, long now) throws IOException {
     DirManifest m = DirManifest.CODEC.fromBytes(b.data(), store.pathOf(manifestKey(dirId)));
     if (!dirId.equals(m.dirId)) {
-      throw new io.objectcommit.store.files.CorruptRecordException(store.pathOf(manifestKey(dirId)),
+      throw new CorruptRecordException(store.pathOf(manifestKey(dirId)),
           "manifest names directory " + m.dirId + ", expected " + dirId, null);
     }
     Cached c = new Cached(m, b.info().etag(), now);
@@ -198,7 +201,7 @@ final class ManifestStore {
       lock.lockInterruptibly();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting to change the manifest of directory "
+      throw new InterruptedIOException("interrupted while waiting to change the manifest of directory "
           + createdAs);
     }
     try {

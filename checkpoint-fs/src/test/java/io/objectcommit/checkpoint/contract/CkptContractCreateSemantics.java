@@ -7,9 +7,9 @@ import static org.junit.Assert.assertTrue;
 
 import io.objectcommit.testsupport.HadoopContractSuite;
 import io.objectcommit.testsupport.TestTags;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Abortable;
 import org.apache.hadoop.fs.CommonPathCapabilities;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;

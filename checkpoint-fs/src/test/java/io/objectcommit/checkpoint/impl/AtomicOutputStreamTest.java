@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Abortable;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.fs.StreamCapabilities;
@@ -91,7 +92,7 @@ class AtomicOutputStreamTest {
 
   @Test
   void aFailedPublicationIsReportedAndFreesTheStaging() throws Exception {
-    publication.failure = new org.apache.hadoop.fs.FileAlreadyExistsException(PATH + " already exists");
+    publication.failure = new FileAlreadyExistsException(PATH + " already exists");
     FSDataOutputStream out = stream();
     out.write('a');
     IOException e = assertThrows(IOException.class, out::close);

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Abortable;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -48,7 +49,7 @@ class CheckpointFilesCancelTest {
     CheckpointFiles.cancel(out);
     out.close();
     assertFalse(files.exists(new Path(dir, "0")));
-    try (java.util.stream.Stream<java.nio.file.Path> left = Files.list(root.resolve("q/commits"))) {
+    try (Stream<java.nio.file.Path> left = Files.list(root.resolve("q/commits"))) {
       assertEquals(0, left.count(), "no temporary file either");
     }
   }

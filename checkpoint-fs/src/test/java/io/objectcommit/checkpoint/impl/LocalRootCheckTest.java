@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,9 +125,9 @@ class LocalRootCheckTest {
       }
       try (var s = Files.list(tmp.resolve("q/offsets"))) {
         assertEquals(List.of("0"), s.map(p -> p.getFileName().toString()).sorted()
-            .collect(java.util.stream.Collectors.toList()), "no .crc, no temporary file");
+            .collect(Collectors.toList()), "no .crc, no temporary file");
       }
-      assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class,
+      assertThrows(FileAlreadyExistsException.class,
           () -> fs.create(new org.apache.hadoop.fs.Path("/q/offsets/0"), false));
     }
   }

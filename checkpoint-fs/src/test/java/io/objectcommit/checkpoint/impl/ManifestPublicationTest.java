@@ -14,8 +14,11 @@ import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -37,7 +40,7 @@ class ManifestPublicationTest {
   java.nio.file.Path buffers;
 
   /** A bucket of its own per test: the backend ensures a namespace's root once per JVM. */
-  private final InMemoryObjectStore store = InMemoryObjectStore.create("bucket-" + java.util.UUID.randomUUID());
+  private final InMemoryObjectStore store = InMemoryObjectStore.create("bucket-" + UUID.randomUUID());
   private ManifestBackend backend;
 
   @BeforeEach
@@ -95,7 +98,7 @@ class ManifestPublicationTest {
     try (FSDataInputStream in = backend.open(file, 4096)) {
       assertArrayEquals(data, in.readAllBytes());
     }
-    try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(buffers)) {
+    try (Stream<java.nio.file.Path> left = Files.list(buffers)) {
       assertEquals(0, left.count(), "the spill file is removed");
     }
   }
@@ -178,11 +181,11 @@ class ManifestPublicationTest {
     InMemoryRequestCounts before = store.counts();
     FSDataOutputStream out = backend.create(new Path(DIR, "4"), false, true);
     out.write(new byte[5000]);
-    try (java.util.stream.Stream<java.nio.file.Path> spilled = java.nio.file.Files.list(buffers)) {
+    try (Stream<java.nio.file.Path> spilled = Files.list(buffers)) {
       assertEquals(1, spilled.count(), "the buffer spilled to a file");
     }
     assertNull(out.abort().anyCleanupException());
-    try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(buffers)) {
+    try (Stream<java.nio.file.Path> left = Files.list(buffers)) {
       assertEquals(0, left.count());
     }
     assertEquals(0, store.counts().minus(before).total());

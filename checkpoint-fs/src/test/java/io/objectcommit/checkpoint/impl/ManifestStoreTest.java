@@ -7,6 +7,7 @@ import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -56,7 +57,7 @@ class ManifestStoreTest {
           entered.await(300, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException();
+          throw new InterruptedIOException();
         }
         m.entries.put(name, DirManifest.Entry.file("q/data-" + name, 1, 1));
         return null;

@@ -5,6 +5,7 @@ import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -34,13 +35,13 @@ final class CkptTestSupport {
 
   static void write(FileSystem fs, Path p, String text, boolean overwrite) throws IOException {
     try (var out = fs.create(p, overwrite)) {
-      out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      out.write(text.getBytes(StandardCharsets.UTF_8));
     }
   }
 
   static String read(FileSystem fs, Path p) throws IOException {
     try (var in = fs.open(p)) {
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }

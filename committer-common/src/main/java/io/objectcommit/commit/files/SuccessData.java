@@ -1,13 +1,13 @@
 package io.objectcommit.commit.files;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.objectcommit.store.files.JsonRecord;
 import io.objectcommit.store.files.JsonRecordCodec;
-
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
 import org.apache.hadoop.fs.statistics.MeanStatistic;
@@ -68,15 +68,15 @@ public final class SuccessData extends JsonRecord {
   /** The JSON form of a Hadoop {@link IOStatisticsSnapshot}. */
   public static final class Statistics {
     @JsonProperty("counters")
-    public Map<String, Long> counters = new java.util.TreeMap<>();
+    public Map<String, Long> counters = new TreeMap<>();
     @JsonProperty("gauges")
-    public Map<String, Long> gauges = new java.util.TreeMap<>();
+    public Map<String, Long> gauges = new TreeMap<>();
     @JsonProperty("minimums")
-    public Map<String, Long> minimums = new java.util.TreeMap<>();
+    public Map<String, Long> minimums = new TreeMap<>();
     @JsonProperty("maximums")
-    public Map<String, Long> maximums = new java.util.TreeMap<>();
+    public Map<String, Long> maximums = new TreeMap<>();
     @JsonProperty("meanstatistics")
-    public Map<String, Mean> meanstatistics = new java.util.TreeMap<>();
+    public Map<String, Mean> meanstatistics = new TreeMap<>();
 
     /** A mean: samples and their sum. */
     public static final class Mean {

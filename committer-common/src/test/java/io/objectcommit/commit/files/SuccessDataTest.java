@@ -1,13 +1,12 @@
 package io.objectcommit.commit.files;
 
-import io.objectcommit.store.files.JsonRecordCodec;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.objectcommit.store.files.JsonRecordCodec;
 import io.objectcommit.store.statistics.StoreStatisticNames;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
-import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Listings;
+import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import io.objectcommit.direct.files.FileGroup;
 import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -34,7 +35,7 @@ final class Leftovers {
    * files can be there).
    */
   static Set<String> of(ObjectStore store, AttemptEntry entry, boolean includeKnown) throws IOException {
-    Set<String> keys = new TreeSet<>(includeKnown ? entry.files : java.util.List.of());
+    Set<String> keys = new TreeSet<>(includeKnown ? entry.files : List.of());
     for (FileGroup g : entry.groups) {
       if (g.isExact()) {
         if (includeKnown) {

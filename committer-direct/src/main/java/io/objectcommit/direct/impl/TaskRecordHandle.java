@@ -1,10 +1,10 @@
 package io.objectcommit.direct.impl;
 
 import io.objectcommit.direct.files.DirectTaskRecord;
+import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.WriteCondition;
-import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;

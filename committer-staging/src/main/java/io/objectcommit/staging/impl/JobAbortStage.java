@@ -1,13 +1,13 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.store.MultipartUpload;
-import io.objectcommit.store.ObjectStore;
-import io.objectcommit.store.Payload;
-import io.objectcommit.store.Listings;
 import io.objectcommit.staging.JobAbortIncompleteException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
+import io.objectcommit.store.Listings;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Payload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.commit.CommitConstants;
 import io.objectcommit.commit.Destination;
+import io.objectcommit.staging.StagingConstants;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 

@@ -1,5 +1,7 @@
 package io.objectcommit.staging.impl;
 
+import org.apache.spark.TaskContext;
+
 /** What Spark tells a running task about its stage, when the task runs inside Spark. */
 public final class SparkTasks {
 
@@ -12,7 +14,7 @@ public final class SparkTasks {
    */
   public static int taskCount(int fallback) {
     try {
-      org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
+      TaskContext tc = TaskContext.get();
       return tc == null ? fallback : tc.numPartitions();
     } catch (LinkageError e) {
       return fallback;

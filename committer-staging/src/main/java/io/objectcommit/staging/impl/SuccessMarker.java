@@ -1,9 +1,9 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.store.ObjectStore;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobId;
 import io.objectcommit.commit.SuccessBuilder;
+import io.objectcommit.store.ObjectStore;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,14 +1,15 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.store.MultipartUpload;
-import io.objectcommit.store.ObjectStore;
-import io.objectcommit.store.Payload;
-import io.objectcommit.store.UploadedPart;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.staging.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
+import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.WriteCondition;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -115,7 +116,7 @@ public final class TaskCommitStage {
     record.statistics.put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
     String key = layout.taskRecordKey(taskIndex);
     try {
-      StagingTaskRecord.CODEC.save(store, key, record, io.objectcommit.store.WriteCondition.ifAbsent());
+      StagingTaskRecord.CODEC.save(store, key, record, WriteCondition.ifAbsent());
     } catch (FileAlreadyExistsException e) {
       abortQuietly(started, "another attempt of task " + taskIndex + " committed first");
       StagingTaskRecord winner = null;

@@ -1,8 +1,8 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.store.ObjectStore;
-import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.commit.ForeignTaskRecordException;
+import io.objectcommit.staging.files.StagingTaskRecord;
+import io.objectcommit.store.ObjectStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -3,8 +3,10 @@ package io.objectcommit.staging.spark;
 import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.staging.StagingParquetOutputCommitter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.OutputCommitter;
@@ -66,7 +68,7 @@ public class StagingCommitProtocol extends HadoopMapReduceCommitProtocol {
     try {
       return new StagingParquetOutputCommitter(new Path(destination), context);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -80,7 +82,7 @@ public class StagingCommitProtocol extends HadoopMapReduceCommitProtocol {
     Path p = fs.makeQualified(path);
     String d = dest.toUri().getPath();
     String q = p.toUri().getPath();
-    if (recursive && java.util.Objects.equals(dest.toUri().getAuthority(), p.toUri().getAuthority())
+    if (recursive && Objects.equals(dest.toUri().getAuthority(), p.toUri().getAuthority())
         && (q.equals(d) || q.startsWith(d.endsWith("/") ? d : d + "/"))) {
       String relative = q.length() <= d.length() ? "" : q.substring(d.length()).replaceAll("^/+", "");
       LOG.info("Deleting {} is deferred to job commit", path);

@@ -16,8 +16,8 @@ import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.store.audit.ObjectCommitVersion;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
-import io.objectcommit.testsupport.proxy.SeenRequest;
 import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.SeenRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.audit.CommonAuditContext;
+import org.apache.hadoop.util.VersionInfo;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.Tag;
@@ -51,7 +52,7 @@ class RequestAttributionSparkIT {
   private static final Logger LOG = LoggerFactory.getLogger(RequestAttributionSparkIT.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   /** SDK v1 with Hadoop 3.3 (the Spark 3.5 line), v2 with Hadoop 3.4+ (the Spark 4 lines, which compile this too). */
-  private static final String SDK_AGENT = org.apache.hadoop.util.VersionInfo.getVersion().startsWith("3.3.")
+  private static final String SDK_AGENT = VersionInfo.getVersion().startsWith("3.3.")
       ? "aws-sdk-java/1." : "aws-sdk-java/2.";
 
   @TempDir

@@ -58,7 +58,7 @@ class StockRequestBaselineIT {
     return sb.toString();
   }
 
-  private RequestCounts write(S3TestBucket bucket, CommitterContender committer, String rel) throws java.io.IOException {
+  private RequestCounts write(S3TestBucket bucket, CommitterContender committer, String rel) throws IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = SparkSessions.local("baseline", "local[2]", proxied.s3aOptions(),
             committer.sparkConf())) {

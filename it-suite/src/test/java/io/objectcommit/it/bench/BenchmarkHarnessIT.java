@@ -9,6 +9,7 @@ import io.objectcommit.bench.BenchmarkRun;
 import io.objectcommit.bench.CheckpointResult;
 import io.objectcommit.bench.WriteResult;
 import io.objectcommit.bench.WriteShape;
+import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ class BenchmarkHarnessIT {
       assertTrue(w.requests().total() > 0 && w.jobMs() > 0 && w.commitMs() >= 0, w.toString());
     }
     // the NFS-like mount contender runs where FUSE is available (CI: yes)
-    assertEquals(io.objectcommit.testsupport.NfsLikeMount.unavailableReason().isEmpty() ? 6 : 5,
+    assertEquals(NfsLikeMount.unavailableReason().isEmpty() ? 6 : 5,
         r.checkpoints().size());
     for (CheckpointResult c : r.checkpoints()) {
       assertTrue(c.filesWritten() > 0, c.toString());

@@ -13,9 +13,12 @@ import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.ErrorKind;
+import io.objectcommit.testsupport.proxy.ErrorRule;
+import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
-import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -25,11 +28,17 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.Tag;
@@ -141,7 +150,7 @@ class SparkAbortableManagerIT {
     for (int batch : new int[] {1, 2, 3, FIRST_RUN + 1}) {
       assertEquals(steady, byOperation(perBatch.get(batch)), manager + " batch " + batch + ": " + perBatch);
     }
-    assertEquals(java.util.Set.of(S3Operation.PUT, S3Operation.GET), steady.keySet(),
+    assertEquals(Set.of(S3Operation.PUT, S3Operation.GET), steady.keySet(),
         "PUTs and (conditional) GETs only: no LIST, HEAD or COPY");
     Map<Manager, Map<S3Operation, Long>> measured = STEADY_BATCH.get(sparkLine);
     if (measured != null) {
@@ -154,7 +163,7 @@ class SparkAbortableManagerIT {
 
   /** A request count as operation -> requests, whatever their status. */
   private static Map<S3Operation, Long> byOperation(RequestCounts counts) {
-    Map<S3Operation, Long> m = new java.util.EnumMap<>(S3Operation.class);
+    Map<S3Operation, Long> m = new EnumMap<>(S3Operation.class);
     counts.asMap().keySet().forEach(op -> m.put(op, counts.of(op)));
     return m;
   }
@@ -211,7 +220,7 @@ class SparkAbortableManagerIT {
       b.write("second".getBytes(StandardCharsets.UTF_8));
       a.close();
       if (manager == Manager.OBJECTCOMMIT) {
-        assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class, b::close);
+        assertThrows(FileAlreadyExistsException.class, b::close);
       } else {
         b.close(); // refused, and the refusal swallowed
       }
@@ -237,9 +246,9 @@ class SparkAbortableManagerIT {
       Object fm = ManagerCalls.create(manager.className, dir, conf);
       ManagerCalls.mkdirs(fm, dir);
       org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "2.delta");
-      proxied.proxy().setFaults(io.objectcommit.testsupport.proxy.FaultPlan.builder(1)
-          .error(io.objectcommit.testsupport.proxy.ErrorRule.atRate(
-              io.objectcommit.testsupport.proxy.ErrorKind.INTERNAL_ERROR, 1.0, java.util.EnumSet.of(S3Operation.PUT))
+      proxied.proxy().setFaults(FaultPlan.builder(1)
+          .error(ErrorRule.atRate(
+              ErrorKind.INTERNAL_ERROR, 1.0, EnumSet.of(S3Operation.PUT))
               .matching("failing/state/0/1/2\\.delta~"))
           .build());
       FSDataOutputStream out = ManagerCalls.createAtomic(fm, file, true);
@@ -250,15 +259,15 @@ class SparkAbortableManagerIT {
       } else {
         out.close(); // failed, and the failure swallowed
       }
-      proxied.proxy().setFaults(io.objectcommit.testsupport.proxy.FaultPlan.none());
+      proxied.proxy().setFaults(FaultPlan.none());
       assertFalse(ManagerCalls.exists(fm, file), "the file was not written");
     }
   }
 
   private static String read(ProxiedBucket proxied, Manager manager, org.apache.hadoop.fs.Path file)
       throws Exception {
-    org.apache.hadoop.fs.FileSystem fs = file.getFileSystem(hadoopConf(proxied, manager));
-    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(file)) {
+    FileSystem fs = file.getFileSystem(hadoopConf(proxied, manager));
+    try (FSDataInputStream in = fs.open(file)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } finally {
       fs.close();

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -201,9 +202,9 @@ class CheckpointClusterIT {
     long base = System.currentTimeMillis() - 3_600_000;
     for (int i = 0; i < FILES; i++) {
       List<String> lines = new ArrayList<>();
-      lines.addAll(java.util.Collections.nCopies(i + 1, "a"));
+      lines.addAll(Collections.nCopies(i + 1, "a"));
       lines.add("b");
-      lines.addAll(java.util.Collections.nCopies(i % 3 + 1, "c"));
+      lines.addAll(Collections.nCopies(i % 3 + 1, "c"));
       Path f = dir.resolve(String.format("part-%03d.txt", i));
       Files.write(f, lines);
       Files.setLastModifiedTime(f, FileTime.from(base + i * 10_000L, TimeUnit.MILLISECONDS));

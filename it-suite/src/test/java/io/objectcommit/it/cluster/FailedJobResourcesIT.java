@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.store.StoreContext;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.cluster.ClusterJobs.Committer;
+import io.objectcommit.store.StoreContext;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;

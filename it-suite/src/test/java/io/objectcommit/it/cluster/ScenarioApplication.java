@@ -6,6 +6,7 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.SparkStandaloneCluster;
 import io.objectcommit.testsupport.SparkSubmission;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -239,7 +240,7 @@ final class ScenarioApplication {
     try (Stream<Path> s = Files.walk(buffer)) {
       return s.map(p -> p.getFileName().toString())
           .filter(n -> n.startsWith(String.format("part-%05d-", partition)) && n.endsWith(".parquet")).count();
-    } catch (IOException | java.io.UncheckedIOException racing) {
+    } catch (IOException | UncheckedIOException racing) {
       return 0; // the committer moves and deletes files while we walk
     }
   }

@@ -8,6 +8,7 @@ import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -39,7 +40,7 @@ class KeysInConfigurationIT {
   }
 
   @AfterAll
-  static void stop() throws java.io.IOException {
+  static void stop() throws IOException {
     if (spark != null) {
       spark.close();
     }

@@ -1,8 +1,12 @@
 package io.objectcommit.it.defaults;
 
 import io.objectcommit.testsupport.S3Endpoint;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 
 /**
  * The settings a user of {@code s3a://} already has, and the ones our quick start adds: nothing about
@@ -34,12 +38,12 @@ final class UserSettings {
    * Whether micro-batch {@code batch} of the query checkpointed at {@code checkpoint} (a {@code ckpt://} URI) is
    * committed, read through {@code ckpt://} with the user's settings and the keys.
    */
-  static boolean committed(S3Endpoint endpoint, String checkpoint, long batch) throws java.io.IOException {
-    org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration();
+  static boolean committed(S3Endpoint endpoint, String checkpoint, long batch) throws IOException {
+    Configuration c = new Configuration();
     s3a(endpoint, true).forEach(c::set);
     c.set("fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
-    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(checkpoint + "/commits/" + batch);
-    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(p.toUri(), c)) {
+    Path p = new Path(checkpoint + "/commits/" + batch);
+    try (FileSystem fs = FileSystem.newInstance(p.toUri(), c)) {
       return fs.exists(p);
     }
   }

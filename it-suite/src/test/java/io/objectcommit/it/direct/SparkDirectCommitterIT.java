@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.SpeculationNotSupportedException;
-import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.ProxiedBucket;
@@ -15,6 +15,7 @@ import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -111,7 +112,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void partitionedOutputWithARetriedTaskHasExactRowsAndFiles(S3TestBucket bucket) throws java.io.IOException {
+  void partitionedOutputWithARetriedTaskHasExactRowsAndFiles(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.parquet().sparkConf())) {
       Dataset<Row> data = FailingWrites.prepare(SmokeJob.dataset(spark, ROWS), TASKS);
@@ -133,7 +134,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void aFailingJobLeavesNoFileOfItsOwn(S3TestBucket bucket) throws java.io.IOException {
+  void aFailingJobLeavesNoFileOfItsOwn(S3TestBucket bucket) throws IOException {
     // one core: the tasks before the failing one have committed, none runs while the job aborts
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[1,2]", DirectCommitters.parquet().sparkConf())) {
@@ -151,7 +152,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void speculationFailsWithTheSettingNamedOrFallsBackToTheClassicCommitter(S3TestBucket bucket) throws java.io.IOException {
+  void speculationFailsWithTheSettingNamedOrFallsBackToTheClassicCommitter(S3TestBucket bucket) throws IOException {
     Map<String, String> conf = new HashMap<>(DirectCommitters.parquet().sparkConf());
     conf.put("spark.speculation", "true");
     // Refused as Spark is, and also where the user turned Hadoop's keys off (the advice of the message for
@@ -187,7 +188,7 @@ class SparkDirectCommitterIT {
   }
 
   @Test
-  void orcThroughPathOutputCommitProtocolWithARetriedTask(S3TestBucket bucket) throws java.io.IOException {
+  void orcThroughPathOutputCommitProtocolWithARetriedTask(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.pathOutput().sparkConf())) {
       Dataset<Row> data = FailingWrites.prepare(SmokeJob.dataset(spark, ROWS), TASKS);

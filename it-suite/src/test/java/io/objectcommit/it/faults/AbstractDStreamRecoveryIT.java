@@ -3,12 +3,16 @@ package io.objectcommit.it.faults;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.streaming.Checkpoint;
@@ -74,7 +78,7 @@ public abstract class AbstractDStreamRecoveryIT {
   }
 
   /** The newest checkpoint file in the directory, listed through the contender's file system while consistent. */
-  private long latestIn(String dir, ProxiedBucket proxied) throws java.io.IOException {
+  private long latestIn(String dir, ProxiedBucket proxied) throws IOException {
     Configuration c = new Configuration();
     proxied.s3aOptions().forEach(c::set);
     contender().sparkConf().forEach((k, v) -> {
@@ -82,9 +86,9 @@ public abstract class AbstractDStreamRecoveryIT {
         c.set(k.substring("spark.hadoop.".length()), v);
       }
     });
-    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
-    List<String> names = new java.util.ArrayList<>();
-    for (org.apache.hadoop.fs.FileStatus st : p.getFileSystem(c).listStatus(p)) {
+    Path p = new Path(dir);
+    List<String> names = new ArrayList<>();
+    for (FileStatus st : p.getFileSystem(c).listStatus(p)) {
       names.add(st.getPath().getName());
     }
     return latest(names);

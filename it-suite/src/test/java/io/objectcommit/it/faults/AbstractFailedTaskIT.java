@@ -8,6 +8,7 @@ import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -106,7 +107,7 @@ public abstract class AbstractFailedTaskIT {
   }
 
   @Test
-  void failedAppendThenRerun(S3TestBucket bucket) throws java.io.IOException {
+  void failedAppendThenRerun(S3TestBucket bucket) throws IOException {
     String table = bucket.s3a("table");
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = SparkSessions.local("failed-task", "local[2,2]", proxied.s3aOptions(),

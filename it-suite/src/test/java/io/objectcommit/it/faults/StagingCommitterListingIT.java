@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.S3Operation;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -29,7 +30,7 @@ class StagingCommitterListingIT extends AbstractJobCommitListingIT {
     assertEquals(FILES, o.dataFiles.size(), o.toString());
     assertTrue(o.dataFiles.stream().anyMatch(f -> f.startsWith("part-00001-")), o.toString());
     assertEquals(SmokeJob.expected(ROWS), o.read, o.toString());
-    assertEquals(java.util.List.of(), o.leftovers, o.toString());
+    assertEquals(List.of(), o.leftovers, o.toString());
     assertEquals(FILES, o.counts.of(S3Operation.MULTIPART_INITIATE), o.toString());
     assertEquals(FILES, o.counts.of(S3Operation.MULTIPART_PART), o.toString());
     assertEquals(FILES, o.counts.of(S3Operation.MULTIPART_COMPLETE), o.toString());

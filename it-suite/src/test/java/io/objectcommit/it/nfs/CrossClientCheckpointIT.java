@@ -12,9 +12,11 @@ import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -244,14 +246,14 @@ class CrossClientCheckpointIT {
     try (NfsNodes n = nodes(nocto)) {
       use(true);
       UnsafeMountException e = assertThrows(UnsafeMountException.class,
-          () -> FileSystem.newInstance(new java.net.URI(n.ours(X, "")), spark.sparkContext().hadoopConfiguration()));
-      assertEquals(java.util.List.of("nocto"), e.options());
+          () -> FileSystem.newInstance(new URI(n.ours(X, "")), spark.sparkContext().hadoopConfiguration()));
+      assertEquals(List.of("nocto"), e.options());
       assertTrue(e.getMessage().contains("remove nocto"), e.getMessage());
 
       Configuration warn = new Configuration(spark.sparkContext().hadoopConfiguration());
       n.hadoopSettings("warn").forEach(warn::set);
-      try (FileSystem x = FileSystem.newInstance(new java.net.URI(n.ours(X, "")), warn);
-          FileSystem y = FileSystem.newInstance(new java.net.URI(n.ours(Y, "")), warn)) {
+      try (FileSystem x = FileSystem.newInstance(new URI(n.ours(X, "")), warn);
+          FileSystem y = FileSystem.newInstance(new URI(n.ours(Y, "")), warn)) {
         org.apache.hadoop.fs.Path log = new org.apache.hadoop.fs.Path(n.ours(X, "q/offsets"));
         x.mkdirs(log);
         x.create(new org.apache.hadoop.fs.Path(log, "0"), false).close();

@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.streaming.CheckpointFileManager;
 import org.apache.spark.sql.execution.streaming.CheckpointFileManager$;
@@ -22,12 +23,12 @@ final class SparkStateFiles {
   }
 
   static CheckpointFileManager manager(SparkSession spark, String path) {
-    return CheckpointFileManager$.MODULE$.create(new org.apache.hadoop.fs.Path(path),
+    return CheckpointFileManager$.MODULE$.create(new Path(path),
         spark.sessionState().newHadoopConf());
   }
 
   /** The commit log's serialization of {@code m} into an atomic create of {@code path} (no overwrite), as a driver's. */
-  static void writeCommit(CommitLog log, CheckpointFileManager fm, org.apache.hadoop.fs.Path path, CommitMetadata m)
+  static void writeCommit(CommitLog log, CheckpointFileManager fm, Path path, CommitMetadata m)
       throws IOException {
     CheckpointFileManager.CancellableFSDataOutputStream out = fm.createAtomic(path, false);
     log.serialize(m, out);
@@ -36,14 +37,14 @@ final class SparkStateFiles {
 
   static void write(CheckpointFileManager fm, String path, long value) throws IOException {
     try (CheckpointFileManager.CancellableFSDataOutputStream out = fm.createAtomic(
-        new org.apache.hadoop.fs.Path(path), true)) {
+        new Path(path), true)) {
       out.write(Long.toString(value).getBytes(StandardCharsets.UTF_8));
     }
   }
 
   /** A long read from {@code path}, or null when it does not exist. */
   static Long read(CheckpointFileManager fm, String path) throws IOException {
-    try (InputStream in = fm.open(new org.apache.hadoop.fs.Path(path))) {
+    try (InputStream in = fm.open(new Path(path))) {
       return Long.parseLong(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
     } catch (FileNotFoundException missing) {
       return null;

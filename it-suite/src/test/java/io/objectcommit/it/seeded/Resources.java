@@ -1,9 +1,9 @@
 package io.objectcommit.it.seeded;
 
-import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;

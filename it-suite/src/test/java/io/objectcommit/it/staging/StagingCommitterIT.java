@@ -17,6 +17,7 @@ import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
@@ -186,7 +187,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void conflictModes(S3TestBucket bucket) throws java.io.IOException {
+  void conflictModes(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.protocol())) {
       String t = bucket.s3a("modes");
@@ -236,7 +237,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void sparkOverwriteModes(S3TestBucket bucket) throws java.io.IOException {
+  void sparkOverwriteModes(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.protocol())) {
       String t = bucket.s3a("overwrite");
@@ -261,7 +262,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void factoryBindingWritesAnyFormat(S3TestBucket bucket) throws java.io.IOException {
+  void factoryBindingWritesAnyFormat(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.factory())) {
       String t = bucket.s3a("json");
@@ -279,7 +280,7 @@ class StagingCommitterIT {
   }
 
   @Test
-  void requestsPerFileAndPerTask(S3TestBucket bucket) throws java.io.IOException {
+  void requestsPerFileAndPerTask(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
         SparkSession spark = session(proxied, "local[2]", StagingCommitters.parquetBinding())) {
       proxied.proxy().setFaults(FaultPlan.none());

@@ -3,6 +3,7 @@ package io.objectcommit.it.staging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.commit.CommitConstants;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StagingCommitters;
@@ -11,13 +12,13 @@ import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -71,7 +72,7 @@ class StagingSpeculativeAttemptIT {
         }
       });
       String uuid = UUID.randomUUID().toString();
-      conf.set(io.objectcommit.commit.CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
+      conf.set(CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
       conf.setInt(StagingConstants.TASK_COUNT, TASKS); // outside a Spark task: no TaskContext
       Path dest = new Path(bucket.s3a("spec"));
       JobID jobId = new JobID("spec", 1);
@@ -82,7 +83,7 @@ class StagingSpeculativeAttemptIT {
       // the bucket's store checks run once per bucket in this JVM: run them now so that what is counted below is
       // the protocol's requests only
       proxied.runStoreChecks();
-      io.objectcommit.testsupport.proxy.RequestCounts before = proxied.proxy().counts();
+      RequestCounts before = proxied.proxy().counts();
 
       ExecutorService pool = Executors.newFixedThreadPool(2);
       CyclicBarrier bothReady = new CyclicBarrier(2);
@@ -113,7 +114,7 @@ class StagingSpeculativeAttemptIT {
       }
       // the losing attempt's exclusive create is refused (412) and it aborts its one upload; the bucket's store check
       // (which sends refused PUTs of its own) ran before the counting began
-      io.objectcommit.testsupport.proxy.RequestCounts used = proxied.proxy().counts().minus(before);
+      RequestCounts used = proxied.proxy().counts().minus(before);
       assertEquals(1, used.of(S3Operation.PUT, 412), used.toString());
       assertEquals(1, used.of(S3Operation.MULTIPART_ABORT), used.toString());
       driver.commitJob(job);

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.objectcommit.store.guarantee.StoreGuarantee;
-import io.objectcommit.store.guarantee.StoreGuaranteeException;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.direct.DirectCommitters;
 import io.objectcommit.it.faults.ObjectCommitCheckpoints;
 import io.objectcommit.it.faults.StagingCommitters;
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.guarantee.StoreGuaranteeException;
 import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3Store;

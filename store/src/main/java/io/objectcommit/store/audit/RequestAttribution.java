@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.fs.audit.CommonAuditContext;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -225,7 +226,7 @@ public final class RequestAttribution {
 
     private static String processId() {
       try {
-        return org.apache.hadoop.fs.audit.CommonAuditContext.PROCESS_ID;
+        return CommonAuditContext.PROCESS_ID;
       } catch (LinkageError e) {
         return UUID.randomUUID().toString();
       }

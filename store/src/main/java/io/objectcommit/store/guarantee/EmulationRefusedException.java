@@ -1,7 +1,6 @@
 package io.objectcommit.store.guarantee;
 
 import io.objectcommit.store.StoreConstants;
-
 import org.apache.hadoop.fs.PathIOException;
 
 /**

@@ -1,7 +1,5 @@
 package io.objectcommit.store.guarantee;
 
-import io.objectcommit.store.impl.RequestFailure;
-
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
@@ -10,6 +8,7 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.impl.RequestFailure;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;

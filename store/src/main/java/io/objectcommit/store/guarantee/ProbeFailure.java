@@ -1,9 +1,8 @@
 package io.objectcommit.store.guarantee;
 
-import io.objectcommit.store.impl.RequestFailure;
-
 import io.objectcommit.store.ActionDeniedException;
 import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.impl.RequestFailure;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -2,7 +2,6 @@ package io.objectcommit.store.guarantee;
 
 import io.objectcommit.store.ConditionalWritesUnsupportedException;
 import io.objectcommit.store.StoreConstants;
-
 import java.util.Map;
 import java.util.Set;
 

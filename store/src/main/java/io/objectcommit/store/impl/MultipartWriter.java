@@ -15,12 +15,11 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,7 +122,7 @@ final class MultipartWriter {
 
   /** Uploads a repeatable payload (bytes or file) at or above the threshold as a multipart upload. */
   ObjectInfo upload(String key, Payload payload, WriteCondition condition) throws IOException {
-    MultipartUpload upload = initiate(key, java.util.UUID.randomUUID().toString());
+    MultipartUpload upload = initiate(key, UUID.randomUUID().toString());
     return uploadAll(upload, condition, parts -> {
       long length = payload.length();
       int n = 1;
@@ -142,7 +141,7 @@ final class MultipartWriter {
 
   /** Uploads a stream whose first bytes are already buffered, one part in memory at a time. */
   ObjectInfo upload(String key, BufferedStart start, InputStream rest, WriteCondition condition) throws IOException {
-    MultipartUpload upload = initiate(key, java.util.UUID.randomUUID().toString());
+    MultipartUpload upload = initiate(key, UUID.randomUUID().toString());
     return uploadAll(upload, condition, parts -> {
       try (InputStream in = new SequenceInputStream(
           new ByteArrayInputStream(start.buffer(), 0, start.length()), rest)) {

@@ -1,6 +1,5 @@
 package io.objectcommit.store.impl;
 
-import io.objectcommit.store.config.ConfigReader;
 import static io.objectcommit.store.StoreConstants.MULTIPART_MIN_SIZE;
 import static io.objectcommit.store.StoreConstants.MULTIPART_SIZE;
 import static io.objectcommit.store.StoreConstants.MULTIPART_SIZE_DEFAULT;
@@ -16,6 +15,8 @@ import static io.objectcommit.store.StoreConstants.RETRY_MAX_INTERVAL;
 import static io.objectcommit.store.StoreConstants.RETRY_MAX_INTERVAL_DEFAULT_MS;
 import static io.objectcommit.store.StoreConstants.RETRY_THROTTLE_LIMIT;
 import static io.objectcommit.store.StoreConstants.RETRY_THROTTLE_LIMIT_DEFAULT;
+
+import io.objectcommit.store.config.ConfigReader;
 
 /**
  * The request path's own settings (retries, multipart), parsed once as part of the store's configuration;

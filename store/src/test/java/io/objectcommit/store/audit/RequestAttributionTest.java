@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.fs.audit.CommonAuditContext;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,8 +60,8 @@ class RequestAttributionTest {
         List.copyOf(f.keySet()), h);
     assertEquals("op_put_conditional", f.get("op"));
     assertEquals("s3a://lake/tables/t1/part-00003.parquet", f.get("p1"));
-    assertEquals(org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getUserName(), f.get("pr"));
-    assertEquals(org.apache.hadoop.fs.audit.CommonAuditContext.PROCESS_ID, f.get("ps"), "the JVM, as S3A names it");
+    assertEquals(UserGroupInformation.getCurrentUser().getUserName(), f.get("pr"));
+    assertEquals(CommonAuditContext.PROCESS_ID, f.get("ps"), "the JVM, as S3A names it");
     assertEquals(Long.toString(Thread.currentThread().getId()), f.get("t0"));
     assertEquals("1764000000000", f.get("ts"));
     assertEquals(ObjectCommitVersion.get(), f.get("oc"));

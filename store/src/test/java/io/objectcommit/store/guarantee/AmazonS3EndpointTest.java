@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.objectcommit.store.guarantee.AmazonS3Endpoint.Form;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Which configurations are Amazon S3, by the endpoint forms AWS documents (docs/stores.md lists them with their

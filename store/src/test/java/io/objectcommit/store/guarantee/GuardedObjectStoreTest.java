@@ -25,6 +25,7 @@ import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.impl.FakeS3;
 import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.EnumSet;
@@ -189,7 +190,7 @@ class GuardedObjectStoreTest {
     assertThrows(FileAlreadyExistsException.class, () -> store.createExclusive("k", Payload.of(new byte[2])),
         "refused by the store itself");
     assertEquals(2, bucket.counts().total(), "the two PUTs: " + bucket.counts());
-    assertEquals(2, bucket.counts().conditional(io.objectcommit.testsupport.proxy.S3Operation.PUT));
+    assertEquals(2, bucket.counts().conditional(S3Operation.PUT));
   }
 
   @Test

@@ -1,8 +1,5 @@
 package io.objectcommit.store.impl;
 
-import io.objectcommit.store.impl.client.EncryptionSettings;
-
-import io.objectcommit.store.impl.v1.V1Calls;
 import static io.objectcommit.store.impl.FakeS3.fail;
 import static io.objectcommit.store.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,6 +10,8 @@ import com.amazonaws.SdkClientException;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.impl.client.EncryptionSettings;
+import io.objectcommit.store.impl.v1.V1Calls;
 import io.objectcommit.store.statistics.StoreStatisticNames;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.net.ConnectException;

@@ -1,8 +1,5 @@
 package io.objectcommit.store.impl;
 
-import io.objectcommit.store.impl.client.EncryptionSettings;
-
-import io.objectcommit.store.impl.v1.V1Calls;
 import static io.objectcommit.store.impl.FakeS3.fail;
 import static io.objectcommit.store.impl.FakeS3.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,16 +19,20 @@ import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import com.amazonaws.services.s3.model.UploadPartRequest;
 import com.amazonaws.services.s3.model.UploadPartResult;
+import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.impl.client.EncryptionSettings;
+import io.objectcommit.store.impl.v1.V1Calls;
 import io.objectcommit.store.statistics.StoreStatisticNames;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.nio.file.AccessDeniedException;
@@ -292,7 +293,7 @@ class S3ObjectStoreTest {
         new UploadedPart(2, String.format("%032x", 2), 10));
     s3.on("completeMultipartUpload", fail(500, "InternalError"), fail(404, "NoSuchUpload"));
     s3.on("getObjectMetadata", value(metadata("\"" + MultipartEtag.of(parts) + "\"", null)));
-    ObjectInfo info = store().completeMultipartUpload(new io.objectcommit.store.MultipartUpload("k", "u1", 0), parts,
+    ObjectInfo info = store().completeMultipartUpload(new MultipartUpload("k", "u1", 0), parts,
         WriteCondition.ifAbsent());
     assertEquals(MultipartEtag.of(parts), info.etag());
   }
@@ -301,7 +302,7 @@ class S3ObjectStoreTest {
   void aCompletionRefusedOnTheFirstAttemptLeavesTheUploadToTheCaller() {
     s3.on("completeMultipartUpload", fail(412, "PreconditionFailed"));
     assertThrows(FileAlreadyExistsException.class, () -> store().completeMultipartUpload(
-        new io.objectcommit.store.MultipartUpload("k", "u1", 0), List.of(new UploadedPart(1, "e", 1)),
+        new MultipartUpload("k", "u1", 0), List.of(new UploadedPart(1, "e", 1)),
         WriteCondition.ifAbsent()));
     assertEquals(0, s3.count("abortMultipartUpload"));
   }
@@ -349,6 +350,6 @@ class S3ObjectStoreTest {
     S3ObjectStore store = store();
     store.close();
     store.close();
-    assertThrows(java.io.IOException.class, () -> store.head("k"));
+    assertThrows(IOException.class, () -> store.head("k"));
   }
 }

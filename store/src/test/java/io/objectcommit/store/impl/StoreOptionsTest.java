@@ -1,11 +1,11 @@
 package io.objectcommit.store.impl;
 
-import io.objectcommit.store.config.ConfigReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.config.ConfigReader;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.objectcommit.store.it;
 
-import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.StoreConstants;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 

@@ -3,15 +3,16 @@ package io.objectcommit.store.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.objectcommit.store.guarantee.GuaranteeReport;
 import io.objectcommit.store.ObjectStore;
-import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.guarantee.GuaranteeCheck;
+import io.objectcommit.store.guarantee.GuaranteeReport;
+import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -65,7 +66,7 @@ class StoreGuaranteesIT {
         failed.removeAll(SOMETIMES_FAILED.getOrDefault(store, Set.of()));
         assertEquals(EXPECTED_FAILURES.get(store), failed, report.toString());
       }
-      assertEquals(java.util.List.of(), bucket.listKeys(""), "the check leaves nothing behind");
+      assertEquals(List.of(), bucket.listKeys(""), "the check leaves nothing behind");
       // the first check of a JVM also pays for class loading and the first connections: once more, warm
       GuaranteeReport warm = GuaranteeCheck.reporting(s, bucket.key("")).run(EnumSet.allOf(StoreGuarantee.class));
       System.out.println("STORE-MATRIX " + store.description() + " (warm JVM): " + warm.requests() + " requests, "

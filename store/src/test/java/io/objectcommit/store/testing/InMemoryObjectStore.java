@@ -14,13 +14,13 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
 
-import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
+import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;

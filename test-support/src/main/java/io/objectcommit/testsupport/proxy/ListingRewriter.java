@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.transform.OutputKeys;
@@ -180,12 +181,12 @@ final class ListingRewriter {
   }
 
   private static String first(Map<String, Element> a, Map<String, Element> b) {
-    return java.util.stream.Stream.concat(a.keySet().stream(), b.keySet().stream())
+    return Stream.concat(a.keySet().stream(), b.keySet().stream())
         .min(Comparator.naturalOrder()).orElse(null);
   }
 
   private static String last(Map<String, Element> a, Map<String, Element> b) {
-    return java.util.stream.Stream.concat(a.keySet().stream(), b.keySet().stream())
+    return Stream.concat(a.keySet().stream(), b.keySet().stream())
         .max(Comparator.naturalOrder()).orElse(null);
   }
 

@@ -8,7 +8,9 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -277,17 +279,17 @@ final class ProxyConnection implements Runnable {
     }
 
     /** Keys named in a {@code <Delete>} request body. */
-    static java.util.List<String> requestedKeys(byte[] body) throws IOException {
+    static List<String> requestedKeys(byte[] body) throws IOException {
       return keysIn(body, "Object");
     }
 
     /** Keys reported in {@code <Deleted>} elements of a {@code <DeleteResult>}. */
-    static java.util.List<String> deletedKeys(byte[] body) throws IOException {
+    static List<String> deletedKeys(byte[] body) throws IOException {
       return keysIn(body, "Deleted");
     }
 
-    private static java.util.List<String> keysIn(byte[] body, String element) throws IOException {
-      java.util.List<String> keys = new java.util.ArrayList<>();
+    private static List<String> keysIn(byte[] body, String element) throws IOException {
+      List<String> keys = new ArrayList<>();
       Element root = ListingRewriter.parse(body).getDocumentElement();
       for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
         if (n instanceof Element && element.equals(n.getLocalName())) {

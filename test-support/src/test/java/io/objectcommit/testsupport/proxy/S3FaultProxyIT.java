@@ -13,6 +13,7 @@ import com.amazonaws.auth.BasicAWSCredentials;
 import com.amazonaws.client.builder.AwsClientBuilder;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.AmazonS3ClientBuilder;
+import com.amazonaws.services.s3.model.AbortMultipartUploadRequest;
 import com.amazonaws.services.s3.model.AmazonS3Exception;
 import com.amazonaws.services.s3.model.CompleteMultipartUploadRequest;
 import com.amazonaws.services.s3.model.DeleteObjectsRequest;
@@ -21,8 +22,10 @@ import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
 import com.amazonaws.services.s3.model.ListObjectsRequest;
 import com.amazonaws.services.s3.model.ListObjectsV2Request;
 import com.amazonaws.services.s3.model.ListObjectsV2Result;
+import com.amazonaws.services.s3.model.ListPartsRequest;
 import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PartETag;
+import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.S3Object;
 import com.amazonaws.services.s3.model.S3ObjectSummary;
 import com.amazonaws.services.s3.model.UploadPartRequest;
@@ -32,10 +35,13 @@ import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -96,7 +102,7 @@ class S3FaultProxyIT {
     assertEquals("hello", s3.getObjectAsString(bucket, "dir/a.txt"));
     try (S3Object ranged = s3.getObject(new GetObjectRequest(bucket, "dir/big.bin").withRange(1000, 1999))) {
       byte[] got = IOUtils.toByteArray(ranged.getObjectContent());
-      assertArrayEquals(java.util.Arrays.copyOfRange(big, 1000, 2000), got);
+      assertArrayEquals(Arrays.copyOfRange(big, 1000, 2000), got);
     }
     assertEquals(big.length, s3.getObjectMetadata(bucket, "dir/big.bin").getContentLength());
     s3.copyObject(bucket, "dir/a.txt", bucket, "dir/b.txt");
@@ -108,15 +114,15 @@ class S3FaultProxyIT {
         .getUploadId();
     List<PartETag> parts = new ArrayList<>();
     for (int i = 1; i <= 2; i++) {
-      byte[] part = java.util.Arrays.copyOfRange(big, (i - 1) * 5 * 1024 * 1024, i == 1 ? 5 * 1024 * 1024 : big.length);
+      byte[] part = Arrays.copyOfRange(big, (i - 1) * 5 * 1024 * 1024, i == 1 ? 5 * 1024 * 1024 : big.length);
       parts.add(s3.uploadPart(new UploadPartRequest().withBucketName(bucket).withKey("mp.bin")
           .withUploadId(uploadId).withPartNumber(i).withInputStream(new ByteArrayInputStream(part))
           .withPartSize(part.length)).getPartETag());
     }
-    s3.listParts(new com.amazonaws.services.s3.model.ListPartsRequest(bucket, "mp.bin", uploadId));
+    s3.listParts(new ListPartsRequest(bucket, "mp.bin", uploadId));
     s3.completeMultipartUpload(new CompleteMultipartUploadRequest(bucket, "mp.bin", uploadId, parts));
     String aborted = s3.initiateMultipartUpload(new InitiateMultipartUploadRequest(bucket, "ab.bin")).getUploadId();
-    s3.abortMultipartUpload(new com.amazonaws.services.s3.model.AbortMultipartUploadRequest(bucket, "ab.bin",
+    s3.abortMultipartUpload(new AbortMultipartUploadRequest(bucket, "ab.bin",
         aborted));
     try (S3Object whole = s3.getObject(bucket, "mp.bin")) {
       assertArrayEquals(big, IOUtils.toByteArray(whole.getObjectContent()));
@@ -152,7 +158,7 @@ class S3FaultProxyIT {
   @Test
   void keepsEachRequestWithItsReferer() {
     put("plain.txt", "no referer");
-    com.amazonaws.services.s3.model.PutObjectRequest req = new com.amazonaws.services.s3.model.PutObjectRequest(
+    PutObjectRequest req = new PutObjectRequest(
         bucket, "attributed.txt", new ByteArrayInputStream(new byte[] {1}), new ObjectMetadata());
     String referer = "https://audit.example.org/hadoop/1/op_put/span-1/?op=op_put&p1=s3a://b/k%2Bplus%26and&ji=j%201";
     req.putCustomRequestHeader("Referer", referer);
@@ -163,13 +169,13 @@ class S3FaultProxyIT {
     assertEquals(3, seen.size(), seen.toString());
     assertEquals(S3Operation.PUT, seen.get(0).operation());
     assertEquals(null, seen.get(0).referrer());
-    assertEquals(java.util.Map.of(), seen.get(0).referrerParams());
+    assertEquals(Map.of(), seen.get(0).referrerParams());
     assertEquals(200, seen.get(1).status());
     assertEquals("attributed.txt", seen.get(1).request().key());
     assertEquals(referer, seen.get(1).referrer());
     assertTrue(seen.get(1).userAgent().startsWith("aws-sdk-java/"), seen.get(1).userAgent());
     assertEquals("/hadoop/1/op_put/span-1/", seen.get(1).referrerPath());
-    assertEquals(java.util.Map.of("op", "op_put", "p1", "s3a://b/k+plus&and", "ji", "j 1"),
+    assertEquals(Map.of("op", "op_put", "p1", "s3a://b/k+plus&and", "ji", "j 1"),
         seen.get(1).referrerParams());
     assertEquals(List.of("op", "p1", "ji"), new ArrayList<>(seen.get(1).referrerParams().keySet()));
     assertEquals(S3Operation.HEAD, seen.get(2).operation());
@@ -258,7 +264,7 @@ class S3FaultProxyIT {
     SdkClientException reset = assertThrows(SdkClientException.class,
         () -> s3.getObjectMetadata(bucket, "anything"));
     assertTrue(String.valueOf(reset.getMessage()).toLowerCase().contains("reset")
-        || reset.getCause() instanceof java.net.SocketException, reset.toString());
+        || reset.getCause() instanceof SocketException, reset.toString());
     AmazonS3Exception e = assertThrows(AmazonS3Exception.class, () -> put("applied.txt", "it worked"));
     assertEquals(500, e.getStatusCode());
     assertEquals("it worked", s3.getObjectAsString(bucket, "applied.txt"));

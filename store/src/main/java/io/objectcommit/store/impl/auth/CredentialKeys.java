@@ -1,7 +1,6 @@
 package io.objectcommit.store.impl.auth;
 
 import io.objectcommit.store.impl.client.S3ClientSettings;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;

@@ -1,9 +1,8 @@
 package io.objectcommit.store.impl.auth;
 
+import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.impl.client.S3ClientSettings;
 import io.objectcommit.store.impl.v1.V1CredentialsBinding;
-
-import io.objectcommit.store.StoreConstants;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

@@ -1,10 +1,10 @@
 package io.objectcommit.store.impl.auth;
 
-import io.objectcommit.store.impl.client.S3ClientSettings;
-
 import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.impl.client.S3ClientSettings;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -73,6 +73,6 @@ public final class CredentialSettings {
         : "access key " + Secrets.mask(accessKey) + (sessionToken != null ? " with session token" : "");
     return (providers.isEmpty() ? "providers (Hadoop's default list)"
         : "providers " + providers.stream().map(CredentialProviders::displayName)
-            .collect(java.util.stream.Collectors.toList())) + ", " + keys;
+            .collect(Collectors.toList())) + ", " + keys;
   }
 }

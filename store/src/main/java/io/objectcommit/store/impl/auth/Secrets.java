@@ -1,7 +1,7 @@
 package io.objectcommit.store.impl.auth;
 
-import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.config.ConfigReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

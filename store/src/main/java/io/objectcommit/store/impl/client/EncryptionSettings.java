@@ -1,5 +1,7 @@
 package io.objectcommit.store.impl.client;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Objects;
@@ -149,9 +151,9 @@ public final class EncryptionSettings {
       return null;
     }
     try {
-      byte[] md5 = java.security.MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(key));
+      byte[] md5 = MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(key));
       return Base64.getEncoder().encodeToString(md5);
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("MD5 is missing from this JVM", e);
     }
   }

@@ -2,7 +2,6 @@ package io.objectcommit.store.impl.client;
 
 import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.S3Calls;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;

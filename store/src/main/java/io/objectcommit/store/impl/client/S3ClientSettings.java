@@ -1,11 +1,5 @@
 package io.objectcommit.store.impl.client;
 
-import io.objectcommit.store.impl.auth.CredentialProviders;
-import io.objectcommit.store.impl.auth.CredentialSettings;
-import io.objectcommit.store.impl.auth.Secrets;
-import io.objectcommit.store.impl.v1.V1CredentialsBinding;
-
-import io.objectcommit.store.config.ConfigReader;
 import static io.objectcommit.store.StoreConstants.ACCESS_KEY;
 import static io.objectcommit.store.StoreConstants.ACQUISITION_TIMEOUT;
 import static io.objectcommit.store.StoreConstants.ACQUISITION_TIMEOUT_DEFAULT_MS;
@@ -22,13 +16,6 @@ import static io.objectcommit.store.StoreConstants.CREDENTIALS_PROVIDER;
 import static io.objectcommit.store.StoreConstants.CREDENTIALS_PROVIDER_MAPPING;
 import static io.objectcommit.store.StoreConstants.CROSS_REGION_ACCESS;
 import static io.objectcommit.store.StoreConstants.CROSS_REGION_ACCESS_DEFAULT;
-import static io.objectcommit.store.StoreConstants.EXPECT_CONTINUE;
-import static io.objectcommit.store.StoreConstants.EXPECT_CONTINUE_DEFAULT;
-import static io.objectcommit.store.StoreConstants.MD5_HEADER;
-import static io.objectcommit.store.StoreConstants.MD5_HEADER_DEFAULT;
-import static io.objectcommit.store.StoreConstants.MD5_HEADER_OTHER;
-import static io.objectcommit.store.StoreConstants.PART_UPLOAD_TIMEOUT;
-import static io.objectcommit.store.StoreConstants.PART_UPLOAD_TIMEOUT_DEFAULT_MS;
 import static io.objectcommit.store.StoreConstants.ENCRYPTION_ALGORITHM;
 import static io.objectcommit.store.StoreConstants.ENCRYPTION_ALGORITHM_OLD;
 import static io.objectcommit.store.StoreConstants.ENCRYPTION_KEY;
@@ -41,8 +28,15 @@ import static io.objectcommit.store.StoreConstants.ENDPOINT_REGION;
 import static io.objectcommit.store.StoreConstants.ENDPOINT_REGION_DEFAULT;
 import static io.objectcommit.store.StoreConstants.ESTABLISH_TIMEOUT;
 import static io.objectcommit.store.StoreConstants.ESTABLISH_TIMEOUT_DEFAULT_MS;
+import static io.objectcommit.store.StoreConstants.EXPECT_CONTINUE;
+import static io.objectcommit.store.StoreConstants.EXPECT_CONTINUE_DEFAULT;
 import static io.objectcommit.store.StoreConstants.MAX_CONNECTIONS;
 import static io.objectcommit.store.StoreConstants.MAX_CONNECTIONS_DEFAULT;
+import static io.objectcommit.store.StoreConstants.MD5_HEADER;
+import static io.objectcommit.store.StoreConstants.MD5_HEADER_DEFAULT;
+import static io.objectcommit.store.StoreConstants.MD5_HEADER_OTHER;
+import static io.objectcommit.store.StoreConstants.PART_UPLOAD_TIMEOUT;
+import static io.objectcommit.store.StoreConstants.PART_UPLOAD_TIMEOUT_DEFAULT_MS;
 import static io.objectcommit.store.StoreConstants.PATH_STYLE_ACCESS;
 import static io.objectcommit.store.StoreConstants.PATH_STYLE_ACCESS_DEFAULT;
 import static io.objectcommit.store.StoreConstants.REQUEST_TIMEOUT;
@@ -54,7 +48,13 @@ import static io.objectcommit.store.StoreConstants.SOCKET_TIMEOUT_DEFAULT_MS;
 import static io.objectcommit.store.StoreConstants.SSL_ENABLED;
 import static io.objectcommit.store.StoreConstants.SSL_ENABLED_DEFAULT;
 
+import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.impl.auth.CredentialProviders;
+import io.objectcommit.store.impl.auth.CredentialSettings;
+import io.objectcommit.store.impl.auth.Secrets;
+import io.objectcommit.store.impl.v1.V1CredentialsBinding;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -116,7 +116,7 @@ public final class S3ClientSettings {
     this.regionSetting = regionSetting(r);
     this.crossRegionAccess = r.getBoolean(CROSS_REGION_ACCESS, CROSS_REGION_ACCESS_DEFAULT);
     this.fips = r.getBoolean(ENDPOINT_FIPS, ENDPOINT_FIPS_DEFAULT);
-    if (fips && endpointUrl != null && !java.net.URI.create(endpointUrl).getHost().endsWith("s3.amazonaws.com")) {
+    if (fips && endpointUrl != null && !URI.create(endpointUrl).getHost().endsWith("s3.amazonaws.com")) {
       throw new IllegalArgumentException(r.effectiveKey(ENDPOINT_FIPS) + " is true but " + r.effectiveKey(ENDPOINT)
           + " is " + endpointUrl + " for bucket '" + bucket + "': with FIPS, leave the endpoint empty or set it to"
           + " the central endpoint s3.amazonaws.com (as S3A requires)");

@@ -1,9 +1,10 @@
 package io.objectcommit.store.impl.client;
 
-import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.SdkMissingException;
+import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.config.ConfigReader;
 import java.io.IOException;
+import org.apache.hadoop.util.VersionInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +99,7 @@ public final class SdkBindings {
   /** Hadoop's version as {@code major * 100 + minor}, 0 when unknown. */
   static int hadoopMajorMinor() {
     try {
-      String v = org.apache.hadoop.util.VersionInfo.getVersion();
+      String v = VersionInfo.getVersion();
       String[] p = v.split("[.-]");
       return Integer.parseInt(p[0]) * 100 + Integer.parseInt(p[1]);
     } catch (RuntimeException | LinkageError e) {

@@ -2,8 +2,8 @@ package io.objectcommit.store.impl.v1;
 
 import com.amazonaws.services.s3.AmazonS3;
 import io.objectcommit.store.audit.RequestAttribution;
-import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.S3Calls;
+import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.client.S3ClientSettings;
 import io.objectcommit.store.impl.client.SdkBinding;
 

@@ -1,8 +1,5 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.client.S3ClientCache;
-import io.objectcommit.store.impl.client.S3ClientSettings;
-
 import com.amazonaws.ClientConfiguration;
 import com.amazonaws.Protocol;
 import com.amazonaws.SdkClientException;
@@ -11,6 +8,8 @@ import com.amazonaws.retry.PredefinedRetryPolicies;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.AmazonS3ClientBuilder;
 import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.impl.client.S3ClientCache;
+import io.objectcommit.store.impl.client.S3ClientSettings;
 
 /**
  * Builds an AWS SDK v1 S3 client from {@link S3ClientSettings}. The SDK's own retries are switched off: the store

@@ -1,11 +1,10 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.auth.CredentialChain;
-
 import com.amazonaws.SdkClientException;
 import com.amazonaws.auth.AWSCredentials;
 import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.AnonymousAWSCredentials;
+import io.objectcommit.store.impl.auth.CredentialChain;
 import java.util.List;
 
 /**

@@ -1,16 +1,15 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.auth.CredentialKeys;
-import io.objectcommit.store.impl.auth.CredentialProviderException;
-import io.objectcommit.store.impl.auth.CredentialProviders;
-import io.objectcommit.store.impl.auth.InstanceCredentialsSource;
-import io.objectcommit.store.impl.client.S3ClientSettings;
-
 import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.AWSStaticCredentialsProvider;
 import com.amazonaws.auth.AnonymousAWSCredentials;
+import io.objectcommit.store.impl.auth.CredentialKeys;
+import io.objectcommit.store.impl.auth.CredentialProviderException;
+import io.objectcommit.store.impl.auth.CredentialProviders;
 import io.objectcommit.store.impl.auth.CredentialProviders.BuiltIn;
 import io.objectcommit.store.impl.auth.CredentialProviders.Line;
+import io.objectcommit.store.impl.auth.InstanceCredentialsSource;
+import io.objectcommit.store.impl.client.S3ClientSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;

@@ -1,13 +1,12 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.auth.InstanceCredentialsSource;
-
 import com.amazonaws.SdkClientException;
 import com.amazonaws.auth.AWSCredentials;
 import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.ContainerCredentialsProvider;
 import com.amazonaws.auth.InstanceProfileCredentialsProvider;
 import com.amazonaws.internal.CredentialsEndpointProvider;
+import io.objectcommit.store.impl.auth.InstanceCredentialsSource;
 import java.net.URI;
 import java.util.Collections;
 import java.util.Map;

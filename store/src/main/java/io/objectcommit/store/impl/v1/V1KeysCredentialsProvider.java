@@ -1,11 +1,10 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.auth.CredentialKeys;
-
 import com.amazonaws.auth.AWSCredentials;
 import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.BasicAWSCredentials;
 import com.amazonaws.auth.BasicSessionCredentials;
+import io.objectcommit.store.impl.auth.CredentialKeys;
 
 /**
  * The SDK v1 adapter of {@link CredentialKeys}: S3A's {@code SimpleAWSCredentialsProvider} and

@@ -1,8 +1,8 @@
 package io.objectcommit.store.impl.v2;
 
 import io.objectcommit.store.audit.RequestAttribution;
-import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.S3Calls;
+import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.impl.client.S3ClientSettings;
 import io.objectcommit.store.impl.client.SdkBinding;
 import software.amazon.awssdk.services.s3.S3Client;

@@ -1,9 +1,5 @@
 package io.objectcommit.store.impl.auth;
 
-import io.objectcommit.store.impl.client.S3ClientSettings;
-import io.objectcommit.store.impl.v1.V1CredentialProviderChain;
-import io.objectcommit.store.impl.v1.V1CredentialsBinding;
-
 import static io.objectcommit.store.impl.client.S3ClientSettingsTest.conf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,10 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.auth.AWSCredentials;
 import com.amazonaws.auth.AWSSessionCredentials;
+import io.objectcommit.store.impl.client.S3ClientSettings;
+import io.objectcommit.store.impl.v1.V1CredentialProviderChain;
+import io.objectcommit.store.impl.v1.V1CredentialsBinding;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.alias.CredentialProvider;
 import org.apache.hadoop.security.alias.CredentialProviderFactory;
@@ -79,7 +79,7 @@ class SecretsNotShownTest {
 
   @Test
   void providerChainShowsNoSecret() throws IOException {
-    java.util.Map<String, String> env = java.util.Map.of("AWS_ACCESS_KEY_ID", ACCESS, "AWS_SECRET_ACCESS_KEY", SECRET,
+    Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", ACCESS, "AWS_SECRET_ACCESS_KEY", SECRET,
         "AWS_SESSION_TOKEN", TOKEN, "AWS_EC2_METADATA_DISABLED", "true");
     V1CredentialProviderChain fromEnv = V1CredentialsBinding.create(S3ClientSettings.from(conf(), "b"), env::get);
     assertEquals(TOKEN, ((AWSSessionCredentials) fromEnv.getCredentials()).getSessionToken());
@@ -89,7 +89,7 @@ class SecretsNotShownTest {
     assertEquals(SECRET, fromConf.getCredentials().getAWSSecretKey());
     assertNoSecret(fromConf.toString());
     // Half a pair in the environment: the error names the variables, not their values.
-    java.util.Map<String, String> half = java.util.Map.of("AWS_SECRET_ACCESS_KEY", SECRET);
+    Map<String, String> half = Map.of("AWS_SECRET_ACCESS_KEY", SECRET);
     assertNoSecret(assertThrows(IllegalArgumentException.class,
         () -> V1CredentialsBinding.create(S3ClientSettings.from(conf(), "b"), half::get)).getMessage());
   }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.SdkMissingException;
+import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.impl.client.SdkBindings;
 import org.apache.hadoop.conf.Configuration;

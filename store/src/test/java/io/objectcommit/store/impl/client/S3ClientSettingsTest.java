@@ -1,7 +1,5 @@
 package io.objectcommit.store.impl.client;
 
-import io.objectcommit.store.impl.auth.CredentialProviders;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.impl.auth.CredentialProviders;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

@@ -27,6 +27,8 @@ import io.objectcommit.store.impl.S3Calls;
 import io.objectcommit.store.impl.client.EncryptionSettings;
 import io.objectcommit.store.spark.SparkStandIns;
 import java.io.ByteArrayInputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -149,8 +151,8 @@ class V1CallsAttributionTest {
     Map<String, String> f = new LinkedHashMap<>();
     for (String part : header.substring(header.indexOf('?') + 1).split("&")) {
       int eq = part.indexOf('=');
-      f.put(part.substring(0, eq), java.net.URLDecoder.decode(part.substring(eq + 1).replace("+", "%2B"),
-          java.nio.charset.StandardCharsets.UTF_8));
+      f.put(part.substring(0, eq), URLDecoder.decode(part.substring(eq + 1).replace("+", "%2B"),
+          StandardCharsets.UTF_8));
     }
     return f;
   }

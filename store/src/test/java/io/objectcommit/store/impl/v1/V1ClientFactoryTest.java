@@ -1,9 +1,5 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.client.S3ClientCache;
-import io.objectcommit.store.impl.client.S3ClientSettings;
-import io.objectcommit.store.impl.client.SdkBinding;
-
 import static io.objectcommit.store.impl.client.S3ClientSettingsTest.conf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +12,9 @@ import com.amazonaws.ClientConfiguration;
 import com.amazonaws.Protocol;
 import com.amazonaws.retry.PredefinedRetryPolicies;
 import com.amazonaws.services.s3.AmazonS3;
+import io.objectcommit.store.impl.client.S3ClientCache;
+import io.objectcommit.store.impl.client.S3ClientSettings;
+import io.objectcommit.store.impl.client.SdkBinding;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +66,7 @@ class V1ClientFactoryTest {
     }
   }
 
-  private static final SdkBinding V1 = new io.objectcommit.store.impl.v1.V1Binding();
+  private static final SdkBinding V1 = new V1Binding();
 
   @Test
   void cacheSharesClientsByReferenceCount() throws IOException {

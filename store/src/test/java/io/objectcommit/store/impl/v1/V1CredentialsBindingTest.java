@@ -1,9 +1,5 @@
 package io.objectcommit.store.impl.v1;
 
-import io.objectcommit.store.impl.auth.CredentialProviderException;
-import io.objectcommit.store.impl.auth.CredentialProviders;
-import io.objectcommit.store.impl.client.S3ClientSettings;
-
 import static io.objectcommit.store.impl.client.S3ClientSettingsTest.conf;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,9 +15,12 @@ import com.amazonaws.auth.AWSCredentialsProvider;
 import com.amazonaws.auth.AWSSessionCredentials;
 import com.amazonaws.auth.AnonymousAWSCredentials;
 import com.amazonaws.auth.BasicAWSCredentials;
+import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.impl.auth.CredentialProviderException;
+import io.objectcommit.store.impl.auth.CredentialProviders;
+import io.objectcommit.store.impl.client.S3ClientSettings;
 import java.io.IOException;
 import java.net.URI;
-import io.objectcommit.store.StoreConstants;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -6,29 +6,52 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.Payload;
+import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
-import io.objectcommit.store.impl.client.EncryptionSettings;
+import io.objectcommit.store.audit.AuditContext;
+import io.objectcommit.store.audit.AuditSettings;
+import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.RequestFailure;
 import io.objectcommit.store.impl.S3Calls;
+import io.objectcommit.store.impl.client.EncryptionSettings;
+import io.objectcommit.store.spark.SparkStandIns;
+import java.io.ByteArrayInputStream;
 import java.lang.reflect.Proxy;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.AwsRequest;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadBucketResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * The SDK v2 binding's requests against a scripted {@link S3Client} (no network): conditions as headers of the
@@ -46,7 +69,7 @@ class V2CallsTest {
             return method.getName().equals("toString") ? "fake" : null;
           }
           Function<Object[], Object> a = answers.get(method.getName());
-          if (a == null || args == null || !(args[0] instanceof software.amazon.awssdk.core.SdkRequest)) {
+          if (a == null || args == null || !(args[0] instanceof SdkRequest)) {
             throw new UnsupportedOperationException(method.toString());
           }
           requests.add(args[0]);
@@ -59,7 +82,7 @@ class V2CallsTest {
   }
 
   private static String header(Object request, String name) {
-    software.amazon.awssdk.awscore.AwsRequest r = (software.amazon.awssdk.awscore.AwsRequest) request;
+    AwsRequest r = (AwsRequest) request;
     return r.overrideConfiguration().flatMap(o -> o.headers().getOrDefault(name, List.of()).stream().findFirst())
         .orElse(null);
   }
@@ -91,21 +114,21 @@ class V2CallsTest {
   void requestsThatCarryDataGetTheUploadTimeout() throws Exception {
     S3Calls calls = new V2Calls("b", client(Map.of(
         "putObject", a -> PutObjectResponse.builder().eTag("\"e1\"").build(),
-        "uploadPart", a -> software.amazon.awssdk.services.s3.model.UploadPartResponse.builder().eTag("\"p\"")
+        "uploadPart", a -> UploadPartResponse.builder().eTag("\"p\"")
             .build())), EncryptionSettings.none(), 900_000);
     calls.put("k", Payload.of(new byte[] {1}), WriteCondition.ifAbsent(), "id-1");
     calls.uploadPart("k", "u", 1, Payload.of(new byte[] {1}));
     for (Object r : requests) {
-      AwsRequestOverrideConfiguration o = ((software.amazon.awssdk.awscore.AwsRequest) r).overrideConfiguration()
+      AwsRequestOverrideConfiguration o = ((AwsRequest) r).overrideConfiguration()
           .orElseThrow();
-      assertEquals(java.util.Optional.of(java.time.Duration.ofMinutes(15)), o.apiCallTimeout(), r.toString());
-      assertEquals(java.util.Optional.of(java.time.Duration.ofMinutes(15)), o.apiCallAttemptTimeout(), r.toString());
+      assertEquals(Optional.of(Duration.ofMinutes(15)), o.apiCallTimeout(), r.toString());
+      assertEquals(Optional.of(Duration.ofMinutes(15)), o.apiCallAttemptTimeout(), r.toString());
     }
     assertEquals("*", header(requests.get(0), "If-None-Match"), "the condition is kept beside the timeout");
 
     new V2Calls("b", client(Map.of("putObject", a -> PutObjectResponse.builder().eTag("\"e1\"").build())),
         EncryptionSettings.none()).put("k", Payload.of(new byte[] {1}), WriteCondition.none(), "id-2");
-    AwsRequestOverrideConfiguration none = ((software.amazon.awssdk.awscore.AwsRequest) requests.get(2))
+    AwsRequestOverrideConfiguration none = ((AwsRequest) requests.get(2))
         .overrideConfiguration().orElseThrow();
     assertTrue(none.apiCallTimeout().isEmpty(), "no upload timeout: the client's request timeout applies");
   }
@@ -144,10 +167,10 @@ class V2CallsTest {
   }
 
   private interface Get {
-    java.util.Optional<io.objectcommit.store.StoredBytes> get() throws Exception;
+    Optional<StoredBytes> get() throws Exception;
   }
 
-  private static java.util.Optional<io.objectcommit.store.StoredBytes> assertThrowsNothing(Get g) {
+  private static Optional<StoredBytes> assertThrowsNothing(Get g) {
     try {
       return g.get();
     } catch (Exception e) {
@@ -158,34 +181,34 @@ class V2CallsTest {
   /** Every request carries the attribution header through its override configuration, beside a condition. */
   @Test
   void everyRequestNamesItsOperationAndObject() throws Exception {
-    software.amazon.awssdk.services.s3.model.GetObjectResponse got =
-        software.amazon.awssdk.services.s3.model.GetObjectResponse.builder().eTag("\"e\"").build();
-    Map<String, Function<Object[], Object>> answers = new java.util.HashMap<>();
+    GetObjectResponse got =
+        GetObjectResponse.builder().eTag("\"e\"").build();
+    Map<String, Function<Object[], Object>> answers = new HashMap<>();
     answers.put("putObject", a -> PutObjectResponse.builder().eTag("\"e\"").build());
     answers.put("headObject", a -> HeadObjectResponse.builder().eTag("\"e\"").contentLength(1L).build());
-    answers.put("getObjectAsBytes", a -> software.amazon.awssdk.core.ResponseBytes.fromByteArray(got,
+    answers.put("getObjectAsBytes", a -> ResponseBytes.fromByteArray(got,
         new byte[] {1}));
-    answers.put("getObject", a -> new software.amazon.awssdk.core.ResponseInputStream<>(got,
-        software.amazon.awssdk.http.AbortableInputStream.create(new java.io.ByteArrayInputStream(new byte[] {1}))));
-    answers.put("headBucket", a -> software.amazon.awssdk.services.s3.model.HeadBucketResponse.builder().build());
-    answers.put("deleteObject", a -> software.amazon.awssdk.services.s3.model.DeleteObjectResponse.builder()
+    answers.put("getObject", a -> new ResponseInputStream<>(got,
+        AbortableInputStream.create(new ByteArrayInputStream(new byte[] {1}))));
+    answers.put("headBucket", a -> HeadBucketResponse.builder().build());
+    answers.put("deleteObject", a -> DeleteObjectResponse.builder()
         .build());
     answers.put("deleteObjects", a -> DeleteObjectsResponse.builder().build());
-    answers.put("listObjectsV2", a -> software.amazon.awssdk.services.s3.model.ListObjectsV2Response.builder()
+    answers.put("listObjectsV2", a -> ListObjectsV2Response.builder()
         .build());
     answers.put("createMultipartUpload", a -> software.amazon.awssdk.services.s3.model
         .CreateMultipartUploadResponse.builder().uploadId("u1").build());
-    answers.put("uploadPart", a -> software.amazon.awssdk.services.s3.model.UploadPartResponse.builder()
+    answers.put("uploadPart", a -> UploadPartResponse.builder()
         .eTag("\"p1\"").build());
     answers.put("completeMultipartUpload", a -> CompleteMultipartUploadResponse.builder().eTag("\"e-1\"").build());
-    answers.put("abortMultipartUpload", a -> software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse
+    answers.put("abortMultipartUpload", a -> AbortMultipartUploadResponse
         .builder().build());
     answers.put("listMultipartUploads", a -> software.amazon.awssdk.services.s3.model
         .ListMultipartUploadsResponse.builder().build());
-    io.objectcommit.store.audit.RequestAttribution attribution = new io.objectcommit.store.audit.RequestAttribution(
-        io.objectcommit.store.audit.AuditSettings.DEFAULT, io.objectcommit.store.audit.AuditContext.of("staging")
+    RequestAttribution attribution = new RequestAttribution(
+        AuditSettings.DEFAULT, AuditContext.of("staging")
         .withJob("j2").withTaskAttempt("attempt_1_0001_m_000000_0"),
-        io.objectcommit.store.spark.SparkStandIns.absent(), "b");
+        SparkStandIns.absent(), "b");
     S3Calls calls = new V2Calls("b", client(answers), EncryptionSettings.none(), 0, attribution);
     calls.put("k1", Payload.of(new byte[] {1}), WriteCondition.none(), "w1");
     calls.put("k2", Payload.of(new byte[] {1}), WriteCondition.ifAbsent(), "w2");
@@ -207,11 +230,11 @@ class V2CallsTest {
     List<String> seen = new ArrayList<>();
     for (Object r : requests) {
       String h = header(r, "Referer");
-      Map<String, String> f = new java.util.LinkedHashMap<>();
+      Map<String, String> f = new LinkedHashMap<>();
       for (String part : h.substring(h.indexOf('?') + 1).split("&")) {
         int eq = part.indexOf('=');
-        f.put(part.substring(0, eq), java.net.URLDecoder.decode(part.substring(eq + 1).replace("+", "%2B"),
-            java.nio.charset.StandardCharsets.UTF_8));
+        f.put(part.substring(0, eq), URLDecoder.decode(part.substring(eq + 1).replace("+", "%2B"),
+            StandardCharsets.UTF_8));
       }
       assertEquals("staging", f.get("co"), h);
       assertEquals("j2", f.get("ji"), h);

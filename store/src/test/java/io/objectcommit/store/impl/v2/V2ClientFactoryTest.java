@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.impl.client.S3ClientSettings;
+import io.objectcommit.store.impl.v2.sdkstandin.ChecksumOptionsBuilder;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.net.URI;
@@ -192,8 +193,8 @@ class V2ClientFactoryTest {
 
   @Test
   void checksumOptionsAreSetThroughThePublicInterfaceOfAHiddenBuilderClass() throws IOException {
-    io.objectcommit.store.impl.v2.sdkstandin.ChecksumOptionsBuilder b =
-        io.objectcommit.store.impl.v2.sdkstandin.ChecksumOptionsBuilder.create();
+    ChecksumOptionsBuilder b =
+        ChecksumOptionsBuilder.create();
     assertEquals(List.of("requestChecksumCalculation WHEN_REQUIRED", "responseChecksumValidation WHEN_REQUIRED"),
         V2ClientFactory.checksumOptions(b, settings()));
     assertEquals(List.of("request WHEN_REQUIRED", "response WHEN_REQUIRED"), b.calls());

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.amazonaws.auth.AWSCredentials;
+import com.amazonaws.auth.AWSCredentialsProvider;
+import com.amazonaws.auth.BasicAWSCredentials;
 import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.impl.auth.CredentialProviderException;
 import io.objectcommit.store.impl.auth.CredentialProviders;
@@ -89,10 +92,10 @@ class V2CredentialsBindingTest {
   }
 
   /** An SDK v1 provider: unusable on the SDK v2. */
-  public static class V1Provider implements com.amazonaws.auth.AWSCredentialsProvider {
+  public static class V1Provider implements AWSCredentialsProvider {
     @Override
-    public com.amazonaws.auth.AWSCredentials getCredentials() {
-      return new com.amazonaws.auth.BasicAWSCredentials("a", "b");
+    public AWSCredentials getCredentials() {
+      return new BasicAWSCredentials("a", "b");
     }
 
     @Override

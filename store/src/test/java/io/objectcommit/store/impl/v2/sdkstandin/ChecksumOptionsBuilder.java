@@ -1,5 +1,7 @@
 package io.objectcommit.store.impl.v2.sdkstandin;
 
+import java.util.List;
+
 /**
  * Stands for the S3 client builder of SDK 2.30 and later, as the SDK ships it: a public interface with the checksum
  * options, implemented by a class outside the caller's package that reflection cannot call through (SDK 2.35's
@@ -14,7 +16,7 @@ public interface ChecksumOptionsBuilder {
   ChecksumOptionsBuilder responseChecksumValidation(Calculation c);
 
   /** The options set so far, in order. */
-  java.util.List<String> calls();
+  List<String> calls();
 
   static ChecksumOptionsBuilder create() {
     return new DefaultChecksumOptionsBuilder();

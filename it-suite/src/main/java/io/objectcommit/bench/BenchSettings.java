@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * What one benchmark run measures: the write shapes, the shuffle partition counts and micro-batches of the
  * checkpoint benchmark, the latency the proxy adds to every S3 request, and where the reports go. Immutable.
  *
- * <p>Two presets: {@link #SHORT} (the main job, a few minutes on 2 cores) and {@link #FULL} (docs/benchmarks.md).
+ * <p>Two presets: {@link #SHORT} (the main job) and {@link #FULL} (docs/benchmarks.md, which gives the run times).
  * {@link #parse(List)} reads {@code short|full} followed by {@code key=value} overrides: {@code latency-ms},
  * {@code nfs-latency-ms}, {@code batches}, {@code partitions} (comma-separated; empty: no checkpoint benchmark), {@code master},
  * {@code writes} ({@code false}: no write benchmark), and any {@code spark.*} key: a Spark setting for every
@@ -31,9 +31,9 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
    */
   public static final double NFS_LATENCY_MS_DEFAULT = 2;
   /**
-   * Spark master of every session: {@value}. Eight task slots on a 2-core machine: the tasks of every contender
-   * spend most of their time waiting for S3 round trips, which a cluster overlaps across many executors; CPU-bound
-   * work still shares the machine's cores.
+   * Spark master of every session: {@value}. Eight task slots, more than a small machine's cores: the tasks of every
+   * contender spend most of their time waiting for S3 round trips, which a cluster overlaps across many executors;
+   * CPU-bound work still shares the machine's cores.
    */
   public static final String MASTER_DEFAULT = "local[8]";
   /** Reports go here, relative to the module directory (where Maven runs the job). */

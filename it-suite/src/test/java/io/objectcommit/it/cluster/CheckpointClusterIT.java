@@ -55,18 +55,17 @@ import org.slf4j.LoggerFactory;
  * ones.
  *
  * <p>Both state stores in one application, so that every build covers RocksDB's driver-kill case too: the cost
- * is the four driver starts, which both queries share. Measured on the 2-core machine at load average 8-10
- * (2026-11-23): 195-257 s per test, against 190 s for the default store alone in an application of its own at
- * load 2-8 (docs/reliability.md).
+ * is the four driver starts, which both queries share, so a second query adds little (timings in
+ * docs/reliability.md, "The checkpoint driver kills, both state stores in every build").
  *
  * <p>The store is moto 5.2.5 (test-support {@link StoreHost}), not LocalStack: a driver killed in the middle of a
  * PUT that overwrites an object (a manifest's {@code If-Match} write) leaves LocalStack 2026.3.0 with that object
  * emptied (it answers 500 to the cut-off PUT, then serves the old length with no body: "Too little data for
  * declared Content-Length" in its log), which real S3 never does (a PUT is atomic). moto keeps the old object.
- * On this loaded machine moto fails one round in twelve of the store check's racing {@code If-Match} writers
- * (docs/stores.md: "rarely"), and the check then refuses it; the query has one writer per manifest, so the runs
- * set {@code conditional-writes=assume} for the test bucket only (its per-bucket key): the one setting that
- * differs from a user's, because of the test double.
+ * moto now and then loses one of the store check's racing {@code If-Match} rounds (docs/stores.md: "rarely"), and
+ * the check then refuses it; the query has one writer per manifest, so the runs set
+ * {@code conditional-writes=assume} for the test bucket only (its per-bucket key): the one setting that differs
+ * from a user's, because of the test double.
  */
 @S3IntegrationTest
 @Tag(TestTags.CLUSTER)
@@ -105,7 +104,7 @@ class CheckpointClusterIT {
     }
   }
 
-  /** In every build (about 250 s: see the class comment). */
+  /** In every build (its cost: see the class comment). */
   @Test
   void driverKilledThreeTimesCountsExactDefaultAndRocksDb() throws Exception {
     driverKilledThreeTimes(17);

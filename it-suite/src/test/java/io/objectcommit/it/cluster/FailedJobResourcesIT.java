@@ -81,16 +81,13 @@ class FailedJobResourcesIT {
   }
 
   /**
-   * Issue 17: a task that commits while Spark aborts the job (task 1 still committing when task 0's last attempt
-   * fails) used to initiate its uploads after the job abort swept, leaving them pending. Job abort now writes a
-   * job-abort marker first and task commit reads it after saving its record (committer-staging JobAbortStage), so
-   * no upload stays pending in any interleaving.
+   * A task that commits while Spark aborts the job (task 1 still committing when task 0's last attempt fails) must
+   * leave no upload pending: job abort writes a job-abort marker first and task commit reads it after saving its
+   * record (committer-staging JobAbortStage), so no upload stays pending in any interleaving (issue 17).
    *
-   * <p>A CI rehearsal (2026-11-23) saw 4, 3, 3, 5, 7 connections after five failed jobs and failed the former
-   * check (at most 2 above job 2's count). Our store leases were then counted too: 0 after every failed job of
-   * both committers, so every one of our clients was shut down and the connections left are S3A's pool, whose
-   * idle sockets vary with how many requests of Spark's own file system ran at once. The check is now exact on
-   * our resources and bounds S3A's by its pool size.
+   * <p>Our resources are checked exactly (store leases: every one of our clients is shut down after a failed job);
+   * the JVM's connections to the store are bounded by S3A's pool size only, since S3A's idle sockets vary with how
+   * many requests of Spark's own file system ran at once (docs/reliability.md, "A task commit racing a job abort").
    */
   @Test
   void failedJobsLeaveNoThreadsConnectionsOrLocalFilesStaging(S3TestBucket bucket) throws Exception {

@@ -156,8 +156,8 @@ class SparkDirectCommitterIT {
     Map<String, String> conf = new HashMap<>(DirectCommitters.parquet().sparkConf());
     conf.put("spark.speculation", "true");
     // Refused as Spark is, and also where the user turned Hadoop's keys off (the advice of the message for
-    // MapReduce): spark.speculation alone must be enough, on every Spark line (issue 23: on PySpark 4.3.0 a failed
-    // lookup of Spark once passed for "no Spark", and only Hadoop's keys counted).
+    // MapReduce): spark.speculation alone must be enough, on every Spark line (issue 23: a failed lookup of Spark
+    // must not pass for "no Spark", where only Hadoop's keys would count).
     Map<String, String> hadoopOff = new HashMap<>(conf);
     hadoopOff.put("spark.hadoop." + DirectCommitterConstants.MAP_SPECULATIVE, "false");
     hadoopOff.put("spark.hadoop." + DirectCommitterConstants.REDUCE_SPECULATIVE, "false");

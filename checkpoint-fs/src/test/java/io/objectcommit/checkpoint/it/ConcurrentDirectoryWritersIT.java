@@ -105,9 +105,9 @@ class ConcurrentDirectoryWritersIT {
   /**
    * S3Proxy checks an {@code If-Match} when a PutObject's head arrives and writes when its body is in, without a
    * lock between: two manifest updates from one version that overlap there both succeed and one directory entry
-   * is lost. Whether writers overlap on their own depends on the machine (on a 2-core machine most rounds
-   * lose files; the project's CI once saw no loss in 8 rounds), so the uploads go through the fault proxy with each PutObject's body held
-   * {@link #UPLOAD_STALL} after its head, as on a slow link: the window is then that wide on any machine.
+   * is lost. Whether writers overlap on their own depends on the machine's speed, so the uploads go through the
+   * fault proxy with each PutObject's body held {@link #UPLOAD_STALL} after its head, as on a slow link: the window
+   * is then that wide on any machine.
    */
   @Test
   void withTheCheckSkippedANonAtomicStoreLosesFiles(S3TestBucket bucket) throws Exception {

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Racing task commits.</b> Spark may abort a job while other task attempts are still committing (and executors
  * may keep running after the driver gave up). Before it looks for anything, job abort therefore creates the job-abort
  * marker ({@link JobLayout#jobAbortedKey()}, one PUT); a task commit, after its uploads are initiated and its record
- * is saved, reads the marker (one HEAD) and, when it is there, aborts its own uploads, deletes its record and fails
+ * is saved, reads the marker (one GET) and, when it is there, aborts its own uploads, deletes its record and fails
  * with {@link io.objectcommit.staging.JobAbortedException}. S3 is strongly consistent (read after write, list after
  * write), so for every interleaving one of the two sees the other: either the task's HEAD comes after the marker's
  * PUT (the task cleans up after itself), or it comes before, and then the task's record was saved before the marker

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * visible. If anything fails, the uploads already started are aborted. If another attempt of the same task saved
  * its record first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
  *
- * <p>After the record is saved, one HEAD of the job-abort marker: if the job was aborted meanwhile, the attempt
+ * <p>After the record is saved, one GET of the job-abort marker: if the job was aborted meanwhile, the attempt
  * aborts its uploads, deletes its record and fails with {@link JobAbortedException} (why this leaves no upload pending
  * in any interleaving with job abort: {@link JobAbortStage}).
  */

@@ -125,7 +125,7 @@ public final class GuaranteeCheck {
     Map<StoreGuarantee, String> failures = new EnumMap<>(StoreGuarantee.class);
     Set<StoreGuarantee> checked = EnumSet.noneOf(StoreGuarantee.class);
     // The sequential guarantees are independent (own keys): checked side by side, then the races one after the
-    // other (two races at once change each other's timing and hide lost races: measured on S3Mock).
+    // other (two races at once change each other's timing and hide lost races (docs/stores.md)).
     List<Future<?>> running = new ArrayList<>();
     StringBuilder phases = new StringBuilder();
     ExecutorService threads = newThreads();

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @S3IntegrationTest
 class StoreGuaranteesIT {
 
-  /** What each store of the matrix fails, as measured here (docs/stores.md). */
+  /** What each store of the matrix fails (the matrix in docs/stores.md). */
   static final Map<S3Store, Set<StoreGuarantee>> EXPECTED_FAILURES = Map.of(
       S3Store.LOCALSTACK, EnumSet.noneOf(StoreGuarantee.class),
       S3Store.MOTO, EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE),
@@ -36,8 +36,7 @@ class StoreGuaranteesIT {
       S3Store.MOTO_OLD, EnumSet.complementOf(EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING)),
       S3Store.S3PROXY_OLD, EnumSet.complementOf(EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING)));
   /**
-   * Races a store loses too rarely for a bounded check to see every time (measured, docs/stores.md: moto loses each
-   * race in about 1 of 120 rounds on a loaded machine, S3Mock its If-Match race in about 1 of 20): reported or
+   * Races a store loses too rarely for a bounded check to see every time (rates in docs/stores.md): reported or
    * not, either is right.
    */
   static final Map<S3Store, Set<StoreGuarantee>> SOMETIMES_FAILED = Map.of(

@@ -124,6 +124,11 @@ final class ProxyConnection implements Runnable {
       }
     }
 
+    if (plan.conditionsDropped().contains(op) && (req.get("If-None-Match") != null || req.get("If-Match") != null)) {
+      LOG.debug("proxy: dropping the conditions of {}", s3);
+      req.remove("If-None-Match");
+      req.remove("If-Match");
+    }
     try (Socket up = new Socket()) {
       up.connect(proxy.upstreamAddress(), UPSTREAM_CONNECT_TIMEOUT_MS);
       up.setTcpNoDelay(true);

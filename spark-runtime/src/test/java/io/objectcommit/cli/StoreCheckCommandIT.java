@@ -10,6 +10,8 @@ import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.ErrorKind;
+import io.objectcommit.testsupport.proxy.ErrorRule;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import io.objectcommit.testsupport.proxy.S3Operation;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -200,6 +203,34 @@ class StoreCheckCommandIT {
         + " 'no-such-bucket-objectcommit' at endpoint "), run.err);
     assertTrue(run.err.contains("supports conditional writes failed: the bucket does not exist. First failure: s3://"
         + "no-such-bucket-objectcommit/team-a/check-"), run.err);
+  }
+
+  /**
+   * Credentials that may not write under the prefix given (the proxy answers 403 AccessDenied to every PutObject
+   * there, as AWS does under a policy scoped to another prefix): exit code 3, naming the action and the key.
+   */
+  @Test
+  void aRefusedActionIsExitCode3NamingTheActionAndTheKey(S3TestBucket bucket, @TempDir Path dir) throws Exception {
+    try (S3FaultProxy proxy = S3FaultProxy.start(bucket.endpoint())) {
+      proxy.setFaults(FaultPlan.builder(1).error(ErrorRule.atRate(ErrorKind.ACCESS_DENIED, 1.0,
+          Set.of(S3Operation.PUT)).matching(Pattern.quote(bucket.name() + "/" + bucket.key("team-b/")))).build());
+      List<String> settings = CommandRun.settings(proxy.endpoint().s3aOptions(), dir);
+      CommandRun run = CommandRun.of(args(settings, "store", "check", bucket.s3a("team-b")));
+      System.out.println("STORE-CHECK refused:\n" + run.err);
+      assertEquals(3, run.code, run.toString());
+      assertEquals("", run.out);
+      String key = bucket.key("team-b/check-");
+      assertTrue(run.err.startsWith("objectcommit store: the check could not run (exit code 3):"
+          + " ActionDeniedException: s3://" + bucket.name() + "/" + key), run.err);
+      assertTrue(run.err.contains("objectcommit store check " + bucket.s3a("team-b") + ": checking that bucket '"
+          + bucket.name() + "' at endpoint "), run.err);
+      assertTrue(run.err.contains("supports conditional writes failed: s3:PutObject on " + bucket.name() + "/" + key),
+          run.err);
+      assertTrue(run.err.contains("/inm-put was refused. The check writes (and deletes) its objects under s3://"
+          + bucket.name() + "/" + bucket.key("team-b/")), run.err);
+      assertEquals(1, proxy.requests().size(), "the first PUT refused, nothing else sent: " + proxy.requests());
+    }
+    assertEquals(List.of(), bucket.listKeys(""), "nothing written");
   }
 
   @Test

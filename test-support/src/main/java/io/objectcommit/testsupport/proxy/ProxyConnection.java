@@ -235,7 +235,8 @@ final class ProxyConnection implements Runnable {
     String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + kind.code() + "</Code><Message>"
         + kind.message() + "</Message><Resource>/" + escape(s3.path()) + "</Resource><RequestId>"
         + proxy.nextRequestId() + "</RequestId></Error>";
-    String reason = kind.status() == 503 ? "Service Unavailable" : "Internal Server Error";
+    String reason = kind.status() == 503 ? "Service Unavailable"
+        : kind.status() == 403 ? "Forbidden" : "Internal Server Error";
     sendXml(out, kind.status(), reason, xml, "HEAD".equals(s3.method()), true);
   }
 

@@ -1,5 +1,8 @@
 package io.objectcommit.cli;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
+import io.objectcommit.direct.DirectCommitterConstants;
+import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.GuaranteeReport;
@@ -10,9 +13,12 @@ import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -36,7 +42,7 @@ final class StoreCommand implements Subcommand {
       "trust without a check). It writes, races and reads objects under the prefix (in a fresh check-<uuid>/,",
       "deleted at the end; fs.objectcommit.probe.prefix wins when set): give it the prefix your jobs write",
       "under, so that their permissions are what is checked. Prints one line per guarantee: its verdict, what",
-      "was seen, its requests and milliseconds; then the total.",
+      "was seen, its requests and milliseconds; then the total, and what each component makes of the store.",
       "Options:",
       "  --all   check the two races even after a guarantee failed (skipped by default, as a component's",
       "          check skips them)",
@@ -45,6 +51,15 @@ final class StoreCommand implements Subcommand {
       COMMON_OPTIONS);
 
   private static final String ROW = "%-24s %-12s %8s %7s  %s";
+
+  /** Each component and the guarantees it asks for, as it asks for them. */
+  private static final Map<String, Set<StoreGuarantee>> COMPONENTS = new LinkedHashMap<>();
+
+  static {
+    COMPONENTS.put("checkpoint-fs (ckpt://)", CheckpointConstants.STORE_GUARANTEES);
+    COMPONENTS.put("direct committer", DirectCommitterConstants.STORE_GUARANTEES);
+    COMPONENTS.put("staging committer", StagingConstants.STORE_GUARANTEES);
+  }
 
   @Override
   public String name() {
@@ -129,6 +144,10 @@ final class StoreCommand implements Subcommand {
     String held = r.held().size() + " of " + r.asked().size() + " hold";
     out.println(String.format(Locale.ROOT, ROW, "total", held, r.requests(), r.millis(), "").stripTrailing());
     out.println();
+    out.println("Components (docs/stores.md, 'Who needs what'):");
+    COMPONENTS.forEach((component, needed) -> out.println(String.format(Locale.ROOT, "  %-24s %s", component,
+        verdict(r, needed))));
+    out.println();
     if (check.allHold()) {
       out.println("Every guarantee holds: every component (checkpoint-fs, the direct and the staging committer) can"
           + " use this store.");
@@ -137,6 +156,22 @@ final class StoreCommand implements Subcommand {
           + ": the components that rely on " + (r.failures().size() == 1 ? "it" : "them") + " are refused on this"
           + " store (docs/stores.md, 'Who needs what').");
     }
+  }
+
+  /** What a component that relies on {@code needed} makes of the store. */
+  static String verdict(GuaranteeReport r, Set<StoreGuarantee> needed) {
+    List<String> failed = r.asked().stream().filter(g -> needed.contains(g) && r.failures().containsKey(g))
+        .map(Enum::name).collect(Collectors.toList());
+    if (!failed.isEmpty()) {
+      return "refused: " + String.join(", ", failed) + (failed.size() == 1 ? " fails" : " fail");
+    }
+    List<String> unknown = r.asked().stream().filter(g -> needed.contains(g) && !r.checked().contains(g))
+        .map(Enum::name).collect(Collectors.toList());
+    if (!unknown.isEmpty()) {
+      return "not known: " + String.join(", ", unknown) + " not checked (--all checks " + (unknown.size() == 1
+          ? "it" : "them") + ")";
+    }
+    return "can use this store";
   }
 
   private static String row(String name, String verdict, Optional<GuaranteeReport.Cost> cost, String seen) {

@@ -139,6 +139,9 @@ class StoreCheckCommandIT {
           "the total is what the store received");
       assertTrue(run.out.contains("total                    7 of 7 hold"), run.out);
       assertTrue(run.out.contains("Every guarantee holds"), run.out);
+      for (String component : List.of("checkpoint-fs (ckpt://)", "direct committer", "staging committer")) {
+        assertTrue(run.out.contains(String.format("  %-24s can use this store%n", component)), run.out);
+      }
     }
     assertEquals(List.of(), bucket.listKeys(""), "the check leaves nothing behind");
   }
@@ -176,6 +179,9 @@ class StoreCheckCommandIT {
       assertTrue(run.out.contains("FAILS IF_NONE_MATCH_PUT, IF_MATCH_PUT: the components that rely on them are"
           + " refused"), run.out);
       assertEquals(total(run.out), requestsUnder(proxy, bucket.key("team-a/check-")));
+      assertTrue(run.out.contains("  checkpoint-fs (ckpt://)  refused: IF_NONE_MATCH_PUT, IF_MATCH_PUT fail\n"
+          + "  direct committer         refused: IF_NONE_MATCH_PUT, IF_MATCH_PUT fail\n"
+          + "  staging committer        refused: IF_NONE_MATCH_PUT fails\n"), run.out);
 
       // --all: the races too, which every racer wins when the store ignores If-None-Match and If-Match
       proxy.resetCounts();
@@ -188,6 +194,8 @@ class StoreCheckCommandIT {
           + " creates had several winners (up to 4)"), all.out);
       assertEquals("FAILS", allRows.get("ATOMIC_COMPARE_AND_SWAP").verdict, all.out);
       assertTrue(all.out.contains("total                    3 of 7 hold"), all.out);
+      assertTrue(all.out.contains("  staging committer        refused: IF_NONE_MATCH_PUT, ATOMIC_EXCLUSIVE_CREATE"
+          + " fail\n"), all.out);
     }
     assertEquals(List.of(), bucket.listKeys(""), "the check leaves nothing behind");
   }

@@ -137,6 +137,10 @@ class StoreCheckCommandIT {
       }
       assertEquals(total(run.out), requestsUnder(proxy, bucket.key("team-a/check-")),
           "the total is what the store received");
+      for (SeenRequest r : proxy.requests()) {
+        assertEquals("cli", r.referrerParams().get("co"), "the command's requests: " + r);
+        assertEquals("guarantee-check", r.referrerParams().get("ck"), "marked as the check's: " + r);
+      }
       assertTrue(run.out.contains("total                    7 of 7 hold"), run.out);
       assertTrue(run.out.contains("Every guarantee holds"), run.out);
       for (String component : List.of("checkpoint-fs (ckpt://)", "direct committer", "staging committer")) {

@@ -1,6 +1,10 @@
 package io.objectcommit.checkpoint;
 
 import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Configuration keys of the checkpoint FileSystem, each beside its default. Every key can be set for one
@@ -14,6 +18,15 @@ public final class CheckpointConstants {
 
   private CheckpointConstants() {
   }
+
+  /**
+   * The store guarantees the S3 backend asks for when it opens its bucket (docs/stores.md, "Who needs what"): the
+   * directory manifests are created exclusively and updated by compare-and-swap, with concurrent writers into one
+   * directory. Not a setting.
+   */
+  public static final Set<StoreGuarantee> STORE_GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
+      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+      StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));
 
   /** The URI scheme this FileSystem is registered under in the documentation and tests: {@value}. */
   public static final String SCHEME = "ckpt";

@@ -89,8 +89,7 @@ public class CheckpointFileSystem extends FileSystem implements IOStatisticsSour
       ProbeSite site = ProbeSite.under(options.s3Prefix() + CheckpointConstants.PROBE_DIR)
           .forOperation("initialize " + scheme + "://" + authority + "/");
       store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT), COMPONENT, site);
-      store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT,
-          StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP), COMPONENT, site);
+      store.requireGuarantees(CheckpointConstants.STORE_GUARANTEES, COMPONENT, site);
       return new ManifestBackend(store, options, owner);
     } catch (IOException | RuntimeException e) {
       Exception thrown = e instanceof ActionDeniedException

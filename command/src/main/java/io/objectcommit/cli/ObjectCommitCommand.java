@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * objectcommit checkpoint ls|verify|gc ckpt://&lt;authority&gt;/&lt;path&gt; [--min-age 1h] [--dry-run]
  * objectcommit direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)
+ * objectcommit store check s3a://bucket/prefix [--all]
  * objectcommit uploads list|abort s3a://bucket/prefix [--older-than DURATION]
  * </pre>
  *
- * Exit codes: 0 done, 1 failure, 2 bad usage.
+ * Exit codes: 0 done, 1 failure, 2 bad usage, 3 the store could not be checked ({@code store check}).
  */
 public final class ObjectCommitCommand {
 
@@ -31,11 +32,14 @@ public final class ObjectCommitCommand {
   public static final int FAILURE = 1;
   /** Exit code: the command line is wrong. */
   public static final int USAGE = 2;
+  /** Exit code: {@code store check} could not run (no bucket, refused, endpoint down). */
+  public static final int UNAVAILABLE = 3;
 
   static final Map<String, Subcommand> SUBCOMMANDS = new LinkedHashMap<>();
 
   static {
-    for (Subcommand s : List.of(new CheckpointCommand(), new DirectCleanupCommand(), new UploadsCommand())) {
+    for (Subcommand s : List.of(new CheckpointCommand(), new DirectCleanupCommand(), new StoreCommand(),
+        new UploadsCommand())) {
       SUBCOMMANDS.put(s.name(), s);
     }
   }
@@ -46,6 +50,7 @@ public final class ObjectCommitCommand {
       "Subcommands:",
       "  checkpoint ls|verify|gc ckpt://<authority>/<path> [--min-age 1h] [--dry-run]",
       "  direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)",
+      "  store check s3a://bucket/prefix [--all]",
       "  uploads list|abort s3a://bucket/prefix [--older-than DURATION]",
       "Run `objectcommit <subcommand> --help` for each one's options.",
       Subcommand.COMMON_OPTIONS);
@@ -108,6 +113,10 @@ public final class ObjectCommitCommand {
       err.println(name + ": " + e.getMessage());
       err.println("run `" + name + " --help` for usage");
       return USAGE;
+    } catch (CommandException e) {
+      LOG.debug("{}: {}", name, e.getMessage(), e);
+      err.println(name + ": " + e.getMessage());
+      return e.exitCode();
     } catch (IllegalArgumentException e) {
       // a bad path or a bad configuration value (the message names the key)
       LOG.debug("{}: bad argument", name, e);

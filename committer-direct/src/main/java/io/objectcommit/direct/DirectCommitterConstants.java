@@ -1,5 +1,10 @@
 package io.objectcommit.direct;
 
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Every configuration key of the direct committer, each beside its default. Keys start with {@value #PREFIX}; in
  * Spark set them as {@code spark.hadoop.<key>}; each can be set per bucket
@@ -11,6 +16,15 @@ public final class DirectCommitterConstants {
 
   private DirectCommitterConstants() {
   }
+
+  /**
+   * The store guarantees the direct committer asks for at job setup and when a task attempt opens the store
+   * (docs/stores.md, "Who needs what"): task records (exclusive create, then compare-and-swap) decide racing task
+   * attempts; a failed large write aborts its upload. Not a setting.
+   */
+  public static final Set<StoreGuarantee> STORE_GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
+      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
+      StoreGuarantee.ATOMIC_COMPARE_AND_SWAP, StoreGuarantee.ABORT_KEEPS_EXISTING));
 
   /** Prefix of the direct committer's keys: {@value}. */
   public static final String PREFIX = "fs.objectcommit.direct.";

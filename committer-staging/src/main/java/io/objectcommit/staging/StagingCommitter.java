@@ -13,10 +13,8 @@ import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.ProbeSite;
-import io.objectcommit.store.guarantee.StoreGuarantee;
 import java.io.File;
 import java.io.IOException;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
@@ -128,8 +126,8 @@ public class StagingCommitter extends PathOutputCommitter {
     try {
       // task records decide racing attempts (exclusive create); uploads of losers are aborted: docs/stores.md
       // the check, where one runs, writes in the destination's staging records area, which the job writes anyway
-      store.requireGuarantees(EnumSet.of(StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-          StoreGuarantee.ABORT_KEEPS_EXISTING), "the staging committer", ProbeSite.under(layout.probePrefix()));
+      store.requireGuarantees(StagingConstants.STORE_GUARANTEES, "the staging committer",
+          ProbeSite.under(layout.probePrefix()));
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;

@@ -1,5 +1,10 @@
 package io.objectcommit.staging;
 
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Every configuration key of the staging committer, each beside its default. All start with {@value #PREFIX} and
  * can be overridden for one bucket as {@code fs.objectcommit.bucket.<bucket>.staging.<rest>}. The S3 connection
@@ -9,6 +14,14 @@ public final class StagingConstants {
 
   private StagingConstants() {
   }
+
+  /**
+   * The store guarantees the staging committer asks for at job setup, task commit and job commit and abort
+   * (docs/stores.md, "Who needs what"): the task record's exclusive create decides which attempt of a task commits;
+   * the losers' uploads, and every upload of an aborted job, are aborted at keys that may hold data. Not a setting.
+   */
+  public static final Set<StoreGuarantee> STORE_GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
+      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ABORT_KEEPS_EXISTING));
 
   /** Prefix of the staging committer's keys: {@value}. */
   public static final String PREFIX = "fs.objectcommit.staging.";

@@ -41,7 +41,11 @@ final class CommandRun {
    * {@code -Dkey=value}. Each is needed: a syntax that was not applied fails the request.
    */
   static List<String> settings(S3TestBucket bucket, Path dir) throws IOException {
-    Map<String, String> all = bucket.s3aOptions();
+    return settings(bucket.s3aOptions(), dir);
+  }
+
+  /** {@link #settings(S3TestBucket, Path)} of these {@code fs.s3a.*} settings (an endpoint's, a proxy's). */
+  static List<String> settings(Map<String, String> all, Path dir) throws IOException {
     StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
     List<String> args = new ArrayList<>();
     for (Map.Entry<String, String> e : all.entrySet()) {

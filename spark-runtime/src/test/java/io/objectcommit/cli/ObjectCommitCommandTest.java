@@ -59,7 +59,7 @@ class ObjectCommitCommandTest {
     assertEquals(ObjectCommitCommand.HELP + "\n", help.out);
     CommandRun none = CommandRun.of();
     assertEquals(2, none.code);
-    assertTrue(none.err.contains("expected a subcommand: checkpoint, direct-cleanup, uploads"), none.err);
+    assertTrue(none.err.contains("expected a subcommand: checkpoint, direct-cleanup, store, uploads"), none.err);
     CommandRun unknown = CommandRun.of("-D", "a=b", "purge");
     assertEquals(2, unknown.code);
     assertTrue(unknown.err.contains("unknown subcommand 'purge'"), unknown.err);
@@ -74,7 +74,7 @@ class ObjectCommitCommandTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"checkpoint", "direct-cleanup", "uploads"})
+  @ValueSource(strings = {"checkpoint", "direct-cleanup", "store", "uploads"})
   void helpPerSubcommand(String name) {
     CommandRun run = CommandRun.of(name, "ls", "--help", "-Dx=y");
     assertEquals(0, run.code, run.toString());
@@ -108,6 +108,13 @@ class ObjectCommitCommandTest {
       "uploads list|expected an s3a://bucket/prefix path after list",
       "uploads list s3a://b/t --older-than soon|--older-than soon: expected a duration",
       "uploads list /t|/t: expected s3a://bucket/prefix",
+      "store|expected check and an s3a://bucket/prefix path",
+      "store verify s3a://b/t|unknown action 'verify': expected check",
+      "store check|expected an s3a://bucket/prefix path after check",
+      "store check s3a://b/t s3a://b/u|unexpected arguments after the path: s3a://b/u",
+      "store check hdfs://nn/t|hdfs://nn/t: expected s3a://bucket/prefix",
+      "store check /t|/t: expected s3a://bucket/prefix",
+      "store check s3a://b/t --rounds 3|unknown option --rounds (options here: --all, --conf, --help, -D)",
   })
   void usageErrors(String caseLine) {
     String[] parts = caseLine.split("\\|");

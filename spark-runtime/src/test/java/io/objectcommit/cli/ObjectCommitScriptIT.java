@@ -2,8 +2,11 @@ package io.objectcommit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +51,33 @@ class ObjectCommitScriptIT {
     assertTrue(usage.waitFor(120, TimeUnit.SECONDS));
     assertEquals(2, usage.exitValue(), text);
     assertTrue(text.contains("objectcommit uploads: -D novalue: expected key=value"), text);
+  }
+
+  /** A run of bin/objectcommit with these arguments and the bucket's settings: exit code, stdout + stderr. */
+  private static Map.Entry<Integer, String> script(S3TestBucket bucket, Path dir, String... args) throws Exception {
+    Path script = Path.of(System.getProperty("objectcommit.checkout", "..")).resolve("bin/objectcommit");
+    List<String> cmd = new ArrayList<>(List.of(script.toString()));
+    cmd.addAll(List.of(args));
+    cmd.addAll(CommandRun.settings(bucket, dir));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().remove("SPARK_HOME");
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Process p = pb.start();
+    String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the command finished");
+    return Map.entry(p.exitValue(), text);
+  }
+
+  /** store check's exit codes are the script's: 0 when every guarantee holds, 3 when the check cannot run. */
+  @Test
+  void storeCheckExitCodesFromTheScript(S3TestBucket bucket, @TempDir Path dir) throws Exception {
+    assumeTrue(S3Endpoints.store() == S3Store.LOCALSTACK, "LocalStack gives every guarantee (docs/stores.md)");
+    Map.Entry<Integer, String> holds = script(bucket, dir, "store", "check", bucket.s3a("team-a"));
+    assertEquals(0, holds.getKey(), holds.getValue());
+    assertTrue(holds.getValue().contains("total                    7 of 7 hold"), holds.getValue());
+    Map.Entry<Integer, String> missing = script(bucket, dir, "store", "check", "s3a://no-such-bucket-objectcommit/t");
+    assertEquals(3, missing.getKey(), missing.getValue());
+    assertTrue(missing.getValue().contains("the bucket does not exist"), missing.getValue());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.objectcommit.store;
 
 import io.objectcommit.store.audit.AuditContext;
+import io.objectcommit.store.guarantee.StoreCheck;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
@@ -33,6 +34,25 @@ public final class ObjectStores {
   /** A store for the bucket of a URI such as {@code s3a://bucket/path} (the authority is the bucket). */
   public static ObjectStore open(URI uri, Configuration conf) throws IOException {
     return open(uri, conf, AuditContext.UNNAMED);
+  }
+
+  /**
+   * Runs the whole guarantee check now on the bucket of {@code uri} ({@code s3a://bucket/prefix}), writing under
+   * its prefix unless {@value StoreConstants#PROBE_PREFIX} is set: {@link StoreContext#checkGuarantees} of the JVM's
+   * context, whatever {@value StoreConstants#CONDITIONAL_WRITES} says.
+   *
+   * @param operation the user's operation, named when the check cannot run
+   * @param stopAtFirstFailure skip the races once a sequential guarantee failed
+   */
+  public static StoreCheck checkGuarantees(URI uri, Configuration conf, AuditContext who, String operation,
+      boolean stopAtFirstFailure) throws IOException {
+    if (uri.getHost() == null && uri.getAuthority() == null) {
+      throw new IllegalArgumentException("no bucket in " + uri);
+    }
+    String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/+", "");
+    String prefix = path.isEmpty() || path.endsWith("/") ? path : path + "/";
+    return StoreContext.jvm().checkGuarantees(uri.getHost() != null ? uri.getHost() : uri.getAuthority(), prefix,
+        conf, who, operation, stopAtFirstFailure);
   }
 
   /** {@link #open(URI, Configuration)} for {@code who}. */

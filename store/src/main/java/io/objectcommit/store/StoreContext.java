@@ -3,7 +3,9 @@ package io.objectcommit.store;
 import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.GuaranteeSettings;
 import io.objectcommit.store.guarantee.GuardedObjectStore;
+import io.objectcommit.store.guarantee.StoreCheck;
 import io.objectcommit.store.guarantee.StoreGuarantees;
 import io.objectcommit.store.guarantee.VerdictHandoff;
 import io.objectcommit.store.impl.S3Calls;
@@ -131,6 +133,51 @@ public final class StoreContext {
     } catch (RuntimeException e) {
       lease.close();
       throw e;
+    }
+  }
+
+  /**
+   * Runs the whole guarantee check of {@code bucket} now ({@link StoreCheck}): every guarantee, through an S3 store
+   * of this context's client that sends conditions as given, whatever {@value StoreConstants#CONDITIONAL_WRITES}
+   * says (Amazon S3 included) and whatever this context knows of the store (its verdicts are neither read nor
+   * changed). The check writes under {@code keyPrefix} unless {@value StoreConstants#PROBE_PREFIX} is set; its
+   * requests carry {@code who} in the attribution header, marked as the guarantee check's. A store factory named
+   * in {@value StoreConstants#STORE_FACTORY} is checked through its store. Bad settings fail here, naming the key.
+   *
+   * @param keyPrefix a key prefix, empty or ending with '/'
+   * @param operation the user's operation, named when the check cannot run
+   * @param stopAtFirstFailure skip the races once a sequential guarantee failed
+   * @throws IOException when the check could not run ({@link StoreCheck#run})
+   */
+  public StoreCheck checkGuarantees(String bucket, String keyPrefix, Configuration conf, AuditContext who,
+      String operation, boolean stopAtFirstFailure) throws IOException {
+    if (bucket == null || bucket.isEmpty()) {
+      throw new IllegalArgumentException("no bucket given");
+    }
+    ConfigReader reader = new ConfigReader(conf, bucket);
+    String factory = reader.get(StoreConstants.STORE_FACTORY, StoreConstants.STORE_FACTORY_DEFAULT);
+    if (!factory.isEmpty()) {
+      String probePrefix = GuaranteeSettings.from(reader).probePrefix().orElse(keyPrefix);
+      try (ObjectStore store = factory(reader, factory).open(bucket, conf)) {
+        return StoreCheck.run(store, "s3://" + bucket + "/ (" + factory + ")", null, probePrefix, operation,
+            stopAtFirstFailure);
+      }
+    }
+    StoreConfig config = StoreConfig.from(reader);
+    String probePrefix = config.guarantees().probePrefix().orElse(keyPrefix);
+    S3ClientCache.Lease lease = clients.acquire(config.client(), config.sdk());
+    ObjectStore s3;
+    try {
+      RequestAttribution attribution = new RequestAttribution(config.audit(), who, SparkRuntime.jvm(),
+          config.bucket()).forGuaranteeCheck();
+      s3 = new S3ObjectStore(config.bucket(), lease.calls(config.bucket(), config.client().encryption(),
+          attribution), config.options(), config.where(), lease::close);
+    } catch (RuntimeException e) {
+      lease.close();
+      throw e;
+    }
+    try (ObjectStore store = s3) {
+      return StoreCheck.run(store, config.where(), config.amazonS3(), probePrefix, operation, stopAtFirstFailure);
     }
   }
 

@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.GuaranteeSettings;
 import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.guarantee.StoreCheck;
 import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
+import java.net.URI;
 import java.util.EnumSet;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +110,26 @@ class StoreContextTest {
       assertEquals(StoreCapabilities.ConditionalWrites.DOCUMENTED, store.capabilities().conditionalWrites());
       assertEquals(0, store.statistics().snapshot().totalRequests(), "trusted from the configuration alone");
     }
+  }
+
+  @Test
+  void theStoreCheckRunsWhateverTheModeUnderThePathGivenUnlessTheProbePrefixIsSet() throws Exception {
+    InMemoryObjectStore bucket = InMemoryObjectStore.register("ctx-check-bucket");
+    Configuration conf = InMemoryStoreFactory.use(new Configuration(false));
+    conf.set(StoreConstants.CONDITIONAL_WRITES, "assume");
+    StoreCheck check = ObjectStores.checkGuarantees(URI.create("s3a://ctx-check-bucket/team-a/t"), conf,
+        AuditContext.of(AuditContext.CLI), "objectcommit store check s3a://ctx-check-bucket/team-a/t", true);
+    assertTrue(check.allHold(), check.toString());
+    assertEquals(EnumSet.allOf(StoreGuarantee.class), check.report().held(), "assume does not skip it");
+    assertEquals("team-a/t/", check.probePrefix());
+    assertTrue(check.report().where().startsWith("s3://ctx-check-bucket/team-a/t/check-"), check.toString());
+    assertTrue(check.amazonS3().isEmpty(), "a factory's store: not known");
+    assertEquals(List.of(), bucket.keys(""), "the check deletes what it wrote");
+
+    conf.set("fs.objectcommit.bucket.ctx-check-bucket.probe.prefix", "probes");
+    StoreCheck elsewhere = new StoreContext().checkGuarantees("ctx-check-bucket", "team-a/", conf,
+        AuditContext.of(AuditContext.CLI), "check", true);
+    assertEquals("probes/", elsewhere.probePrefix(), "fs.objectcommit.probe.prefix wins");
   }
 
   @Test

@@ -20,8 +20,6 @@ import io.objectcommit.store.guarantee.StoreGuarantee;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,9 +57,7 @@ public final class DirectCommitEngine {
   private static final Logger LOG = LoggerFactory.getLogger(DirectCommitEngine.class);
 
   /** What the direct protocol relies on: task records (exclusive create, compare-and-swap), aborted uploads. */
-  private static final Set<StoreGuarantee> GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
-      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE,
-      StoreGuarantee.ATOMIC_COMPARE_AND_SWAP, StoreGuarantee.ABORT_KEEPS_EXISTING));
+  private static final Set<StoreGuarantee> GUARANTEES = DirectCommitterConstants.STORE_GUARANTEES;
   private static final String WHO = "the direct committer";
 
   /** Where the check, where one runs, writes: the destination's bookkeeping, which the job writes anyway. */

@@ -29,7 +29,8 @@ final class ProbeFailure {
    * @param who         the component that relies on the guarantees
    * @param where       the bucket and endpoint
    * @param probePrefix where the check wrote
-   * @param mode        the policy's mode, as configured ({@code detect}, {@code check})
+   * @param mode        the policy's mode, as configured ({@code detect}, {@code check}); null for a check run on
+   *                    demand ({@link StoreCheck}), whatever the mode
    */
   static IOException describe(IOException first, String trigger, String who, String bucket, String where,
       String probePrefix, String mode) {
@@ -37,8 +38,8 @@ final class ProbeFailure {
       return first;
     }
     String root = "s3://" + bucket + "/";
-    String setting = StoreConstants.CONDITIONAL_WRITES + "=" + mode;
-    String msg = trigger + ": checking that " + where + " supports conditional writes (" + setting + ") failed: "
+    String setting = mode == null ? "" : " (" + StoreConstants.CONDITIONAL_WRITES + "=" + mode + ")";
+    String msg = trigger + ": checking that " + where + " supports conditional writes" + setting + " failed: "
         + reason(first) + ". First failure";
     IOException described;
     ActionDeniedException denied = deniedAction(first);
@@ -46,7 +47,7 @@ final class ProbeFailure {
       // a permission is missing, not the credentials: name what was refused, where, and why the check was there
       described = new ActionDeniedException(denied.getFile(), denied.bucket(), denied.key(), denied.action(),
           denied.onBucket(), trigger
-          + ": checking that " + where + " supports conditional writes (" + setting + ") failed: "
+          + ": checking that " + where + " supports conditional writes" + setting + " failed: "
           + denied.refused() + " was refused. The check writes (and deletes) its objects under s3://"
           + bucket + "/" + probePrefix + ", where " + who + " is about to write; the credentials need s3:PutObject,"
           + " s3:GetObject, s3:DeleteObject and s3:AbortMultipartUpload there (docs/stores.md, 'IAM permissions')."

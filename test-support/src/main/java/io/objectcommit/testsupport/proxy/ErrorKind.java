@@ -6,6 +6,11 @@ public enum ErrorKind {
   SLOW_DOWN(503, "SlowDown", "Please reduce your request rate."),
   /** HTTP 500 with S3's {@code InternalError} error body. */
   INTERNAL_ERROR(500, "InternalError", "We encountered an internal error. Please try again."),
+  /**
+   * HTTP 403 with S3's {@code AccessDenied} error body: what AWS answers a request that the credentials' policy does
+   * not allow (a permission missing on that key, not refused credentials); clients do not retry it.
+   */
+  ACCESS_DENIED(403, "AccessDenied", "Access Denied"),
   /** The connection is reset (TCP RST: linger 0, then close) instead of any response. */
   RESET(0, null, null);
 

@@ -3,7 +3,9 @@ package io.objectcommit.testsupport.proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +31,7 @@ public final class FaultPlan {
   private final long latencyJitterMs;
   private final long uploadStallMs;
   private final List<ErrorRule> errors;
+  private final Set<S3Operation> conditionsDropped;
 
   private FaultPlan(Builder b) {
     this.seed = b.seed;
@@ -41,6 +44,8 @@ public final class FaultPlan {
     this.latencyJitterMs = b.latencyJitterMs;
     this.uploadStallMs = b.uploadStallMs;
     this.errors = Collections.unmodifiableList(new ArrayList<>(b.errors));
+    this.conditionsDropped = Collections.unmodifiableSet(b.conditionsDropped.isEmpty()
+        ? EnumSet.noneOf(S3Operation.class) : EnumSet.copyOf(b.conditionsDropped));
   }
 
   /** A faithful proxy: no faults, no latency (it still counts). */
@@ -64,6 +69,7 @@ public final class FaultPlan {
     b.latencyJitterMs = latencyJitterMs;
     b.uploadStallMs = uploadStallMs;
     b.errors.addAll(errors);
+    b.conditionsDropped.addAll(conditionsDropped);
     return b;
   }
 
@@ -117,6 +123,15 @@ public final class FaultPlan {
     return errors;
   }
 
+  /**
+   * The operations whose {@code If-None-Match} and {@code If-Match} headers the proxy drops before forwarding: the
+   * store then writes unconditionally, as a store that ignores the headers does (S3Proxy 2.0.0, moto 4.2.14). A
+   * store that checks signatures refuses such a request (the headers are signed): for LocalStack, which does not.
+   */
+  public Set<S3Operation> conditionsDropped() {
+    return conditionsDropped;
+  }
+
   /** True when LIST responses may need rewriting. */
   public boolean listingInconsistent() {
     return listingHideCreatedMs > 0 || listingShowDeletedMs > 0;
@@ -127,7 +142,8 @@ public final class FaultPlan {
     return "FaultPlan{seed=" + seed + ", listing hide-created=" + listingHideCreatedMs + "ms show-deleted="
         + listingShowDeletedMs + "ms" + (listingPathPattern == null ? "" : " on /" + listingPathPattern + "/")
         + ", negative-cache=" + negativeCacheMs + "ms, stale-read=" + staleReadMs + "ms, latency="
-        + latencyFixedMs + "+" + latencyJitterMs + "ms, upload-stall=" + uploadStallMs + "ms, errors=" + errors + "}";
+        + latencyFixedMs + "+" + latencyJitterMs + "ms, upload-stall=" + uploadStallMs + "ms, errors=" + errors
+        + (conditionsDropped.isEmpty() ? "" : ", conditions dropped on " + conditionsDropped) + "}";
   }
 
   /** Builds a {@link FaultPlan}; every fault starts off. */
@@ -142,6 +158,7 @@ public final class FaultPlan {
     private long latencyJitterMs;
     private long uploadStallMs;
     private final List<ErrorRule> errors = new ArrayList<>();
+    private final Set<S3Operation> conditionsDropped = EnumSet.noneOf(S3Operation.class);
 
     private Builder(long seed) {
       this.seed = seed;
@@ -198,6 +215,15 @@ public final class FaultPlan {
     /** Adds an error rule; rules are consulted in the order added and the first that fires wins. */
     public Builder error(ErrorRule rule) {
       errors.add(rule);
+      return this;
+    }
+
+    /**
+     * Drops the {@code If-None-Match} and {@code If-Match} headers of requests of these operations (PUT,
+     * MULTIPART_COMPLETE): a store that ignores conditional writes there ({@link FaultPlan#conditionsDropped}).
+     */
+    public Builder dropConditions(S3Operation... operations) {
+      Collections.addAll(conditionsDropped, operations);
       return this;
     }
 

@@ -124,6 +124,11 @@ final class ProxyConnection implements Runnable {
       }
     }
 
+    if (plan.conditionsDropped().contains(op) && (req.get("If-None-Match") != null || req.get("If-Match") != null)) {
+      LOG.debug("proxy: dropping the conditions of {}", s3);
+      req.remove("If-None-Match");
+      req.remove("If-Match");
+    }
     try (Socket up = new Socket()) {
       up.connect(proxy.upstreamAddress(), UPSTREAM_CONNECT_TIMEOUT_MS);
       up.setTcpNoDelay(true);
@@ -230,7 +235,8 @@ final class ProxyConnection implements Runnable {
     String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + kind.code() + "</Code><Message>"
         + kind.message() + "</Message><Resource>/" + escape(s3.path()) + "</Resource><RequestId>"
         + proxy.nextRequestId() + "</RequestId></Error>";
-    String reason = kind.status() == 503 ? "Service Unavailable" : "Internal Server Error";
+    String reason = kind.status() == 503 ? "Service Unavailable"
+        : kind.status() == 403 ? "Forbidden" : "Internal Server Error";
     sendXml(out, kind.status(), reason, xml, "HEAD".equals(s3.method()), true);
   }
 

@@ -154,6 +154,27 @@ class S3FaultProxyIT {
     assertEquals(List.of(), proxy.requests());
   }
 
+  private PutObjectRequest exclusivePut(String key, String content) {
+    PutObjectRequest req = new PutObjectRequest(bucket, key,
+        new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), new ObjectMetadata());
+    req.putCustomRequestHeader("If-None-Match", "*");
+    return req;
+  }
+
+  /** A store that ignores conditional PUTs: the proxy drops If-None-Match, and a second exclusive create wins. */
+  @Test
+  void droppedConditionsMakeTheStoreIgnoreThem() {
+    s3.putObject(exclusivePut("once.txt", "first"));
+    AmazonS3Exception refused = assertThrows(AmazonS3Exception.class,
+        () -> s3.putObject(exclusivePut("once.txt", "second")));
+    assertEquals(412, refused.getStatusCode(), "faithful: the store refuses the second exclusive create");
+
+    proxy.setFaults(FaultPlan.builder(1).dropConditions(S3Operation.PUT).build());
+    s3.putObject(exclusivePut("once.txt", "third"));
+    assertEquals("third", s3.getObjectAsString(bucket, "once.txt"), "the condition never reached the store");
+    assertTrue(proxy.faults().toString().contains("conditions dropped on [PUT]"), proxy.faults().toString());
+  }
+
   /** What a server access log records of each request: its Referer, kept per request with the status. */
   @Test
   void keepsEachRequestWithItsReferer() {

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.objectcommit.it.cluster.ClusterJobs.Committer;
 import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.SparkStandaloneCluster;
+import io.objectcommit.testsupport.StoreHost;
 import io.objectcommit.testsupport.TestTags;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,14 +37,20 @@ import org.junit.jupiter.api.Test;
 class CommitterClusterIT {
 
   private static SparkStandaloneCluster cluster;
+  /** The store of the scenarios that SIGKILL executors (below). */
+  private static StoreHost moto;
 
   @BeforeAll
   static void startCluster() throws IOException {
+    moto = StoreHost.start(S3Store.MOTO, ClusterJobs.workDir().resolve("stores"));
     cluster = ClusterJobs.startCluster();
   }
 
   @AfterAll
   static void stopCluster() {
+    if (moto != null) {
+      moto.close();
+    }
     if (cluster != null) {
       cluster.close();
       assertEquals(List.of(), cluster.liveProcesses().stream().map(SparkStandaloneCluster::commandLine)
@@ -58,8 +66,22 @@ class CommitterClusterIT {
    * {@code maxRecordsPerFile=20}: the master starts a new executor, Spark retries the task.
    */
   @Test
-  void failedTaskAndKilledExecutors(S3TestBucket bucket) throws Exception {
-    ScenarioApplication app = new ScenarioApplication(cluster, "faults", Committer.STAGING, bucket);
+  void failedTaskAndKilledExecutors() throws Exception {
+    try (S3TestBucket bucket = S3TestBucket.create(moto.endpoint(), "cluster-faults", null)) {
+      failedTaskAndKilledExecutors(bucket);
+    }
+  }
+
+  /**
+   * On moto, not LocalStack: an executor SIGKILLed in the middle of a PUT that overwrites an object (the direct
+   * committer's task record, replaced with {@code If-Match}) leaves LocalStack 2026.3.0 serving that object's old
+   * length with no body, which Amazon S3 never does (a PUT is atomic); moto keeps the old object. The bucket skips
+   * the store guarantee check ({@code conditional-writes=assume}, its per-bucket key), whose racing writers moto
+   * loses now and then (docs/stores.md): the one setting that differs from a user's, because of the test double.
+   */
+  private void failedTaskAndKilledExecutors(S3TestBucket bucket) throws Exception {
+    ScenarioApplication app = new ScenarioApplication(cluster, "faults", Committer.STAGING, bucket)
+        .setting("spark.hadoop.fs.objectcommit.bucket." + bucket.name() + ".conditional-writes=assume");
     for (Committer committer : List.of(Committer.DIRECT, Committer.STAGING)) {
       app.scenario("failed-task", committer).rows(2000).partitions(4).param("max_records", 100)
           .param("fail_partition", 1).param("fail_at", 350).check((s, r) -> {

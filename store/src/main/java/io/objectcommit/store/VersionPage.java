@@ -1,11 +1,15 @@
 package io.objectcommit.store;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * One page of a listing of object versions ({@link ObjectStore#listVersions}): versions and delete markers in key
- * order, newest first within a key, and the markers of the next page.
+ * order, newest first within a key (the current entry first), and the markers of the next page. The entries are put
+ * in that order here: SDK v2 answers versions and delete markers in two lists, and some S3-compatible stores
+ * (LocalStack) send a page's delete markers before its versions.
  */
 public final class VersionPage {
 
@@ -18,7 +22,11 @@ public final class VersionPage {
    * @param nextVersionIdMarker the version-id marker of the next page (null with a null key marker)
    */
   public VersionPage(List<ObjectVersion> versions, String nextKeyMarker, String nextVersionIdMarker) {
-    this.versions = List.copyOf(versions);
+    List<ObjectVersion> sorted = new ArrayList<>(versions);
+    sorted.sort(Comparator.comparing(ObjectVersion::key)
+        .thenComparing(ObjectVersion::isLatest, Comparator.reverseOrder())
+        .thenComparing(ObjectVersion::lastModified, Comparator.reverseOrder()));
+    this.versions = List.copyOf(sorted);
     this.nextKeyMarker = nextKeyMarker;
     this.nextVersionIdMarker = nextKeyMarker == null ? null : nextVersionIdMarker;
   }

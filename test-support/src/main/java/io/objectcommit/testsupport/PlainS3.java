@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -161,7 +162,8 @@ public final class PlainS3 {
 
   /**
    * Every version and delete marker under {@code prefix} (ListObjectVersions, following the key and version-id
-   * markers), in the store's order: by key, newest first within a key.
+   * markers), by key, the current entry first within a key, then in the store's order (newest first). LocalStack
+   * sends a page's delete markers before its versions; S3 interleaves them by key.
    */
   public List<Version> listVersions(String bucket, String prefix) {
     return listVersions(bucket, prefix, 1000);
@@ -179,7 +181,9 @@ public final class PlainS3 {
           + (versionMarker == null ? "" : "&version-id-marker=" + SigV4Signer.encode(versionMarker, false))
           + "&versions=";
       page = parseVersionPage(utf8(send("ListObjectVersions", "GET", bucket, "", query, null)));
-      out.addAll(page.versions());
+      List<Version> sorted = new ArrayList<>(page.versions());
+      sorted.sort(Comparator.comparing(Version::key).thenComparing(Version::latest, Comparator.reverseOrder()));
+      out.addAll(sorted);
       keyMarker = page.nextKeyMarker();
       versionMarker = page.nextVersionIdMarker();
     } while (page.truncated() && keyMarker != null);

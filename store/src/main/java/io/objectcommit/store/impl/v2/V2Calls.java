@@ -35,7 +35,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -343,19 +342,8 @@ public final class V2Calls implements S3Calls {
     r.deleteMarkers().forEach(m -> all.add(new ObjectVersion(m.key(), m.versionId(),
         Boolean.TRUE.equals(m.isLatest()), true, 0, millis(m.lastModified()))));
     return Boolean.TRUE.equals(r.isTruncated())
-        ? new VersionPage(inListingOrder(all), r.nextKeyMarker(), r.nextVersionIdMarker())
-        : new VersionPage(inListingOrder(all), null, null);
-  }
-
-  /**
-   * SDK v2 answers versions and delete markers in two lists; S3 sends them interleaved, in key order and newest
-   * first within a key (the current entry first). This puts them back in that order.
-   */
-  static List<ObjectVersion> inListingOrder(List<ObjectVersion> entries) {
-    List<ObjectVersion> sorted = new ArrayList<>(entries);
-    sorted.sort(Comparator.comparing(ObjectVersion::key).thenComparing(ObjectVersion::isLatest, Comparator.reverseOrder())
-        .thenComparing(ObjectVersion::lastModified, Comparator.reverseOrder()));
-    return sorted;
+        ? new VersionPage(all, r.nextKeyMarker(), r.nextVersionIdMarker())
+        : new VersionPage(all, null, null);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.objectcommit.it.stores;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.checkpoint.CheckpointMaintenance;
 import io.objectcommit.it.SmokeJob;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.direct.DirectCommitters;
@@ -17,12 +18,17 @@ import io.objectcommit.testsupport.PlainS3;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
@@ -167,7 +173,37 @@ class VersionedBucketIT {
           assertEquals(b == 0 ? 22 : 7, l.noncurrent().size(), "micro-batch " + b + ": " + l);
         }
       }
+      gcReportsWhatTheBucketKeeps(bucket, proxied, ckpt, checkpoint);
     }
+  }
+
+  /**
+   * {@code objectcommit checkpoint gc}'s maintenance counts the namespace's noncurrent versions and delete markers
+   * as ListObjectVersions shows them (the namespace's keys only: not the store check's objects beside them), and
+   * deletes none of them.
+   */
+  private static void gcReportsWhatTheBucketKeeps(S3TestBucket bucket, ProxiedBucket proxied,
+      CheckpointContender ckpt, String checkpoint) throws Exception {
+    Configuration conf = new Configuration();
+    proxied.s3aOptions().forEach(conf::set);
+    ckpt.sparkConf().forEach((k, v) -> conf.set(k.replaceFirst("^spark\\.hadoop\\.", ""), v));
+    List<PlainS3.Version> before = bucket.plain().listVersions(bucket.name(), "");
+    List<PlainS3.Version> ours = before.stream()
+        .filter(v -> v.key().startsWith(".ckpt/") || v.key().matches(".*~[0-9a-f]{16}$"))
+        .collect(Collectors.toList());
+    long noncurrent = ours.stream().filter(v -> !v.latest() && !v.deleteMarker()).count();
+    long bytes = ours.stream().filter(v -> !v.latest() && !v.deleteMarker()).mapToLong(PlainS3.Version::size).sum();
+    long markers = ours.stream().filter(PlainS3.Version::deleteMarker).count();
+    ByteArrayOutputStream report = new ByteArrayOutputStream();
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new org.apache.hadoop.fs.Path(checkpoint), conf)) {
+      m.gc(Duration.ofHours(1), false, new PrintStream(report, true, StandardCharsets.UTF_8));
+    }
+    String out = report.toString(StandardCharsets.UTF_8);
+    LOG.info("checkpoint gc after the query:\n{}", out);
+    assertTrue(out.contains("deleted 0 objects\n" + noncurrent + " noncurrent versions (" + bytes + " bytes) and "
+        + markers + " delete markers under s3://" + bucket.name() + "/\n"), out);
+    assertTrue(out.contains("gc does not delete noncurrent versions or delete markers"), out);
+    assertEquals(before, bucket.plain().listVersions(bucket.name(), ""), "gc deleted no version");
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.objectcommit.checkpoint.impl.ManifestInspector;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -109,7 +110,41 @@ public final class CheckpointMaintenance implements AutoCloseable {
       removed = ((LocalPathBackend) backend).removeStaleTemporaryFiles(minAge.toMillis(), dryRun, out);
     }
     out.printf("%s %d objects%n", dryRun ? "would delete" : "deleted", removed.size());
+    if (backend instanceof ManifestBackend) {
+      reportVersions((ManifestBackend) backend, out);
+    }
     return removed;
+  }
+
+  /**
+   * Counts the noncurrent versions and delete markers a versioned bucket keeps of the namespace's objects (gc's
+   * own deletions included); zero on an unversioned bucket.
+   *
+   * @throws IllegalStateException on the local-path backend, which keeps no versions
+   */
+  public ManifestInspector.Versions versions() throws IOException {
+    if (!(backend instanceof ManifestBackend)) {
+      throw new IllegalStateException(backend.describe() + " keeps no object versions");
+    }
+    return new ManifestInspector((ManifestBackend) backend).versions();
+  }
+
+  private void reportVersions(ManifestBackend manifests, PrintStream out) throws IOException {
+    ManifestInspector.Versions v;
+    try {
+      v = new ManifestInspector(manifests).versions();
+    } catch (AccessDeniedException e) {
+      out.println("cannot count noncurrent versions and delete markers (ListObjectVersions needs"
+          + " s3:ListBucketVersions): " + e.getMessage());
+      return;
+    }
+    out.printf("%d noncurrent versions (%d bytes) and %d delete markers under %s%n", v.noncurrent,
+        v.noncurrentBytes, v.deleteMarkers, v.location);
+    if (v.noncurrent + v.deleteMarkers > 0) {
+      out.println("gc does not delete noncurrent versions or delete markers: on a versioned bucket a lifecycle rule"
+          + " expires them (NoncurrentVersionExpiration, ExpiredObjectDeleteMarker; docs/user-guide.md, \"Versioned"
+          + " buckets\")");
+    }
   }
 
   @Override

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.checkpoint.impl.ManifestInspector;
+import io.objectcommit.testsupport.PlainS3;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +16,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -66,6 +69,9 @@ class CheckpointMaintenanceIT {
     assertEquals(3, bucket.listKeys("q/offsets/").size() - 1, bucket.listKeys("q/offsets/").toString());
     String gc = run(conf, root, (m, out) -> m.gc(Duration.ZERO, false, out));
     assertTrue(gc.contains("deleted 3 objects"), gc);
+    assertTrue(gc.contains("0 noncurrent versions (0 bytes) and 0 delete markers under s3://" + bucket.name() + "/"),
+        "an unversioned bucket keeps none: " + gc);
+    assertFalse(gc.contains("lifecycle rule"), gc);
     assertEquals(List.of(), bucket.listKeys(".ckpt/probe/"));
     assertFalse(bucket.listKeys("q/offsets/").contains("q/offsets/2~00112233445566ff"));
     assertTrue(bucket.listKeys("q/offsets/").contains("q/offsets/unrelated.txt"), "never touches what is not ours");
@@ -83,5 +89,54 @@ class CheckpointMaintenanceIT {
         notCkpt.getMessage());
     assertThrows(IllegalArgumentException.class, () -> CheckpointMaintenance.open(new Path("/tmp/q"), conf),
         "no scheme, no authority");
+  }
+
+  /**
+   * On a versioned bucket every manifest replaced and every object deleted stays as a noncurrent version (a delete
+   * also leaves a marker): gc counts those of the namespace's objects, as ListObjectVersions does, skips keys
+   * that are not ours, and deletes none of them.
+   */
+  @Test
+  void gcCountsNoncurrentVersionsAndDeleteMarkersOnAVersionedBucket(S3TestBucket bucket) throws Exception {
+    bucket.enableVersioning();
+    Configuration conf = bucket.hadoopConfiguration();
+    conf.set("fs.ckpt.impl", CheckpointFileSystem.class.getName());
+    conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+    String root = "ckpt://" + bucket.name() + "/";
+    try (FileSystem fs = FileSystem.get(URI.create(root), conf)) {
+      for (String f : List.of("q/offsets/0", "q/offsets/1", "q/commits/0")) {
+        try (var out = fs.create(new Path(root + f), false)) {
+          out.write("12345".getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      assertTrue(fs.delete(new Path(root + "q/offsets/0"), false));
+    }
+    bucket.plain().putObject(bucket.name(), "q/offsets/2~00112233445566ff", "orphan");
+    bucket.plain().putObject(bucket.name(), "other/x.txt", "not ours");
+    bucket.plain().putObject(bucket.name(), "other/x.txt", "not ours, replaced");
+    bucket.plain().deleteObject(bucket.name(), "other/x.txt");
+
+    String gc = run(conf, root, (m, out) -> m.gc(Duration.ZERO, false, out));
+    assertTrue(gc.contains("deleted 1 objects"), gc);
+    List<PlainS3.Version> ours = bucket.plain().listVersions(bucket.name(), "").stream()
+        .filter(v -> !v.key().startsWith("other/")).collect(Collectors.toList());
+    long noncurrent = ours.stream().filter(v -> !v.latest() && !v.deleteMarker()).count();
+    long bytes = ours.stream().filter(v -> !v.latest() && !v.deleteMarker()).mapToLong(PlainS3.Version::size).sum();
+    long markers = ours.stream().filter(PlainS3.Version::deleteMarker).count();
+    // the data objects of the deleted file and of the orphan gc deleted: a marker and a noncurrent version each
+    assertTrue(markers >= 2, ours.toString());
+    // 3 files written, 1 deleted (each a manifest replaced), 3 directories made (each a parent manifest replaced)
+    assertTrue(noncurrent >= 2 + 7, ours.toString());
+    assertTrue(gc.contains(noncurrent + " noncurrent versions (" + bytes + " bytes) and " + markers
+        + " delete markers under s3://" + bucket.name() + "/"), gc + "\n" + ours);
+    assertTrue(gc.contains("gc does not delete noncurrent versions or delete markers"), gc);
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path(root + "q"), conf)) {
+      ManifestInspector.Versions again = m.versions();
+      assertEquals(noncurrent, again.noncurrent, "the whole namespace, whatever the path");
+      assertEquals(markers, again.deleteMarkers);
+    }
+    assertEquals(ours, bucket.plain().listVersions(bucket.name(), "").stream()
+        .filter(v -> !v.key().startsWith("other/")).collect(Collectors.toList()), "counting deletes nothing");
+    run(conf, root, (m, out) -> assertEquals(List.of(), m.verify(out)));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.CheckpointFileSystem;
+import io.objectcommit.testsupport.PlainS3;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
@@ -56,6 +57,7 @@ class CheckpointCommandIT {
     assertTrue(young.out.contains("deleted 0 objects"), "default --min-age 1h keeps a new object: " + young);
     CommandRun gc = CommandRun.of(args(settings, "checkpoint", "gc", root, "--min-age=0s"));
     assertTrue(gc.out.contains("deleted 1 objects"), gc.toString());
+    assertTrue(gc.out.contains("0 noncurrent versions (0 bytes) and 0 delete markers"), gc.toString());
     assertFalse(bucket.listKeys("q/offsets/").contains("q/offsets/1~00112233445566ff"));
 
     bucket.plain().deleteObject(bucket.name(), bucket.listKeys("q/commits/").get(0));
@@ -66,6 +68,37 @@ class CheckpointCommandIT {
     CommandRun notCkpt = CommandRun.of(args(settings, "checkpoint", "ls", bucket.s3a("q")));
     assertEquals(2, notCkpt.code, notCkpt.toString());
     assertTrue(notCkpt.err.contains("is not on the checkpoint FileSystem"), notCkpt.toString());
+  }
+
+  @Test
+  void gcReportsWhatAVersionedBucketKeepsAndDeletesNoneOfIt(S3TestBucket bucket, @TempDir Path dir)
+      throws Exception {
+    bucket.enableVersioning();
+    Configuration conf = bucket.hadoopConfiguration();
+    conf.set("fs.ckpt.impl", CheckpointFileSystem.class.getName());
+    conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+    String root = "ckpt://" + bucket.name() + "/";
+    try (FileSystem fs = FileSystem.get(URI.create(root), conf)) {
+      for (String f : List.of("q/offsets/0", "q/commits/0")) {
+        try (var out = fs.create(new org.apache.hadoop.fs.Path(root + f), false)) {
+          out.write("12345".getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      fs.delete(new org.apache.hadoop.fs.Path(root + "q/commits/0"), false);
+    }
+    List<PlainS3.Version> before = bucket.plain().listVersions(bucket.name(), "");
+    long noncurrent = before.stream().filter(v -> !v.latest() && !v.deleteMarker()).count();
+    long markers = before.stream().filter(PlainS3.Version::deleteMarker).count();
+    assertTrue(noncurrent > 0 && markers > 0, before.toString());
+
+    CommandRun gc = CommandRun.of(args(CommandRun.settings(bucket, dir), "checkpoint", "gc", root, "--min-age=0s"));
+    assertEquals(0, gc.code, gc.toString());
+    assertTrue(gc.out.contains("deleted 0 objects"), gc.toString());
+    assertTrue(gc.out.contains(noncurrent + " noncurrent versions (") && gc.out.contains(") and " + markers
+        + " delete markers under s3://" + bucket.name() + "/"), gc + "\n" + before);
+    assertTrue(gc.out.contains("gc does not delete noncurrent versions or delete markers: on a versioned bucket a"
+        + " lifecycle rule expires them"), gc.toString());
+    assertEquals(before, bucket.plain().listVersions(bucket.name(), ""), "gc deleted no version");
   }
 
   static List<String> args(List<String> settings, String... rest) {

@@ -65,6 +65,12 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
+      throws IOException {
+    return delegate.listVersions(prefix, keyMarker, versionIdMarker, maxKeys);
+  }
+
+  @Override
   public void delete(String key) throws IOException {
     delegate.delete(key);
   }

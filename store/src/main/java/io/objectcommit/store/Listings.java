@@ -34,6 +34,36 @@ public final class Listings {
     } while (token != null);
   }
 
+  /** Receives one entry of a listing of versions. */
+  @FunctionalInterface
+  public interface VersionConsumer {
+    void accept(ObjectVersion version) throws IOException;
+  }
+
+  /**
+   * Calls {@code consumer} for every object version and delete marker under {@code prefix}, in key order (newest
+   * first within a key), page by page ({@link ObjectStore#listVersions}).
+   */
+  public static void forEachVersion(ObjectStore store, String prefix, VersionConsumer consumer) throws IOException {
+    String keyMarker = null;
+    String versionIdMarker = null;
+    do {
+      VersionPage page = store.listVersions(prefix, keyMarker, versionIdMarker, PAGE_SIZE);
+      for (ObjectVersion v : page.versions()) {
+        consumer.accept(v);
+      }
+      keyMarker = page.nextKeyMarker().orElse(null);
+      versionIdMarker = page.nextVersionIdMarker();
+    } while (keyMarker != null);
+  }
+
+  /** Every object version and delete marker under {@code prefix}, in key order, newest first within a key. */
+  public static List<ObjectVersion> versions(ObjectStore store, String prefix) throws IOException {
+    List<ObjectVersion> all = new ArrayList<>();
+    forEachVersion(store, prefix, all::add);
+    return all;
+  }
+
   /** Every object under {@code prefix}, in key order. */
   public static List<ObjectInfo> objects(ObjectStore store, String prefix) throws IOException {
     List<ObjectInfo> all = new ArrayList<>();

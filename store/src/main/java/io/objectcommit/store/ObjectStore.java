@@ -107,6 +107,16 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    */
   ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException;
 
+  /**
+   * One page of the object versions and delete markers under {@code prefix} (ListObjectVersions; at most
+   * {@code maxKeys}, at most 1,000), in key order and newest first within a key, from the markers of the previous
+   * page (null for the first). On a versioned bucket every overwrite leaves the previous version behind as a
+   * noncurrent version, and every DELETE leaves a delete marker: both are billed until a lifecycle rule expires
+   * them. On a bucket whose versioning was never on, each object is one current version. For housekeeping reports
+   * ({@code objectcommit checkpoint gc}); needs {@code s3:ListBucketVersions}.
+   */
+  VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys) throws IOException;
+
   /** Deletes one object; deleting a missing object succeeds (S3 semantics). */
   void delete(String key) throws IOException;
 

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -35,6 +36,17 @@ public final class PlainS3 {
 
   /** One page of a ListObjectsV2 answer. */
   record ListPage(List<String> keys, boolean truncated, String nextToken) {
+  }
+
+  /**
+   * One entry of a ListObjectVersions answer: an object version or a delete marker ({@code size} 0), and whether
+   * it is the key's current (latest) entry.
+   */
+  public record Version(String key, String versionId, boolean latest, boolean deleteMarker, long size) {
+  }
+
+  /** One page of a ListObjectVersions answer. */
+  record VersionPage(List<Version> versions, boolean truncated, String nextKeyMarker, String nextVersionIdMarker) {
   }
 
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -100,14 +112,8 @@ public final class PlainS3 {
       xml.append("<Object><Key>").append(k.replace("&", "&amp;").replace("<", "&lt;")).append("</Key></Object>");
     }
     byte[] body = xml.append("</Delete>").toString().getBytes(StandardCharsets.UTF_8);
-    String md5;
-    try {
-      md5 = Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(body));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
     Element root = parse(utf8(send("DeleteObjects", "POST", bucket, "", "delete=", body,
-        Map.of("Content-MD5", md5))));
+        Map.of("Content-MD5", md5(body)))));
     List<String> refused = new ArrayList<>();
     NodeList errors = root.getElementsByTagName("Error");
     for (int i = 0; i < errors.getLength(); i++) {
@@ -135,6 +141,53 @@ public final class PlainS3 {
       token = page.nextToken();
     } while (page.truncated() && token != null);
     return keys;
+  }
+
+  /**
+   * Turns versioning on for a bucket (PutBucketVersioning, status {@code Enabled}). Once on, it can only be
+   * suspended, never turned off: use it on a bucket of the test's own.
+   */
+  public void enableVersioning(String bucket) {
+    byte[] body = ("<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+        + "<Status>Enabled</Status></VersioningConfiguration>").getBytes(StandardCharsets.UTF_8);
+    send("PutBucketVersioning", "PUT", bucket, "", "versioning=", body, Map.of("Content-MD5", md5(body)));
+  }
+
+  /** The bucket's versioning status: {@code Enabled}, {@code Suspended}, or empty for a never-versioned bucket. */
+  public String versioningStatus(String bucket) {
+    String status = text(parse(utf8(send("GetBucketVersioning", "GET", bucket, "", "versioning=", null))),
+        "Status");
+    return status == null ? "" : status;
+  }
+
+  /**
+   * Every version and delete marker under {@code prefix} (ListObjectVersions, following the key and version-id
+   * markers), by key, the current entry first within a key, then in the store's order (newest first). LocalStack
+   * sends a page's delete markers before its versions; S3 interleaves them by key.
+   */
+  public List<Version> listVersions(String bucket, String prefix) {
+    return listVersions(bucket, prefix, 1000);
+  }
+
+  /** As {@link #listVersions(String, String)}, asking for at most {@code pageSize} entries a request. */
+  List<Version> listVersions(String bucket, String prefix, int pageSize) {
+    List<Version> out = new ArrayList<>();
+    String keyMarker = null;
+    String versionMarker = null;
+    VersionPage page;
+    do {
+      String query = "max-keys=" + pageSize + "&prefix=" + SigV4Signer.encode(prefix, false)
+          + (keyMarker == null ? "" : "&key-marker=" + SigV4Signer.encode(keyMarker, false))
+          + (versionMarker == null ? "" : "&version-id-marker=" + SigV4Signer.encode(versionMarker, false))
+          + "&versions=";
+      page = parseVersionPage(utf8(send("ListObjectVersions", "GET", bucket, "", query, null)));
+      List<Version> sorted = new ArrayList<>(page.versions());
+      sorted.sort(Comparator.comparing(Version::key).thenComparing(Version::latest, Comparator.reverseOrder()));
+      out.addAll(sorted);
+      keyMarker = page.nextKeyMarker();
+      versionMarker = page.nextVersionIdMarker();
+    } while (page.truncated() && keyMarker != null);
+    return out;
   }
 
   /** Starts a multipart upload and returns its id. */
@@ -198,6 +251,14 @@ public final class PlainS3 {
     return new String(b, StandardCharsets.UTF_8);
   }
 
+  private static String md5(byte[] body) {
+    try {
+      return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(body));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static String sha256(byte[] b) {
     try {
       return SigV4Signer.hex(MessageDigest.getInstance("SHA-256").digest(b));
@@ -214,6 +275,26 @@ public final class PlainS3 {
       keys.add(text((Element) contents.item(i), "Key"));
     }
     return new ListPage(keys, "true".equals(text(root, "IsTruncated")), text(root, "NextContinuationToken"));
+  }
+
+  static VersionPage parseVersionPage(String xml) {
+    Element root = parse(xml);
+    List<Version> versions = new ArrayList<>();
+    NodeList children = root.getChildNodes();
+    for (int i = 0; i < children.getLength(); i++) {
+      if (!(children.item(i) instanceof Element)) {
+        continue;
+      }
+      Element e = (Element) children.item(i);
+      boolean marker = e.getTagName().equals("DeleteMarker");
+      if (marker || e.getTagName().equals("Version")) {
+        String size = text(e, "Size");
+        versions.add(new Version(text(e, "Key"), text(e, "VersionId"), "true".equals(text(e, "IsLatest")), marker,
+            size == null ? 0 : Long.parseLong(size)));
+      }
+    }
+    return new VersionPage(versions, "true".equals(text(root, "IsTruncated")), text(root, "NextKeyMarker"),
+        text(root, "NextVersionIdMarker"));
   }
 
   static String parseUploadId(String xml) {

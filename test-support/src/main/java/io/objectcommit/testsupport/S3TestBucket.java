@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A fresh place in S3 for one test: a new bucket, or (with {@value S3TestSettings#BUCKET}) a new prefix in an
@@ -84,6 +85,15 @@ public final class S3TestBucket implements AutoCloseable {
   /** The SDK-free client of this fixture (works without any AWS SDK on the class path). */
   public PlainS3 plain() {
     return plain;
+  }
+
+  /**
+   * Turns versioning on for the bucket. Only on a bucket this fixture created (versioning cannot be turned off
+   * again): on the shared bucket ({@value S3TestSettings#BUCKET}) the test is skipped.
+   */
+  public void enableVersioning() {
+    Assumptions.assumeTrue(created, "versioning needs a bucket of the test's own, not the shared " + name);
+    plain.enableVersioning(name);
   }
 
   /** The key of a relative path. */

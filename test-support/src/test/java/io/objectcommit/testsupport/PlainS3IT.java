@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** PlainS3 against the harness's S3 endpoint: every call the tests use, signed and parsed. */
@@ -48,6 +49,24 @@ class PlainS3IT {
     s3.abortMultipartUpload(bucket.name(), bucket.key("t/part-0"), a);
     assertEquals(List.of(new PlainS3.Upload(bucket.key("u/part-0"), b)),
         s3.listMultipartUploads(bucket.name(), bucket.key("")));
+  }
+
+  @Test
+  void versionsAndDeleteMarkersAreListedAcrossPages(S3TestBucket bucket) {
+    PlainS3 s3 = bucket.plain();
+    assertEquals("", s3.versioningStatus(bucket.name()));
+    bucket.enableVersioning();
+    assertEquals("Enabled", s3.versioningStatus(bucket.name()));
+    s3.putObject(bucket.name(), bucket.key("v/a"), "one");
+    s3.putObject(bucket.name(), bucket.key("v/a"), "two!");
+    s3.putObject(bucket.name(), bucket.key("v/b"), "b");
+    s3.deleteObject(bucket.name(), bucket.key("v/b"));
+    List<PlainS3.Version> all = s3.listVersions(bucket.name(), bucket.key("v/"), 2);
+    assertEquals(List.of("v/a true false 4", "v/a false false 3", "v/b true true 0", "v/b false false 1"),
+        all.stream().map(v -> v.key().substring(bucket.prefix().length()) + " " + v.latest() + " "
+            + v.deleteMarker() + " " + v.size()).collect(Collectors.toList()), all.toString());
+    assertEquals(all, s3.listVersions(bucket.name(), bucket.key("v/")), "one page or three");
+    assertEquals(List.of(bucket.key("v/a")), bucket.listKeys("v/"));
   }
 
   @Test

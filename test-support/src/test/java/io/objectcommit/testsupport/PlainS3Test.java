@@ -61,4 +61,23 @@ class PlainS3Test {
     assertThrows(IllegalArgumentException.class, () -> PlainS3.parseListPage(
         "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><ListBucketResult>&e;</ListBucketResult>"));
   }
+
+  @Test
+  void versionsAndDeleteMarkersInOrderWithTheNextMarkers() {
+    PlainS3.VersionPage p = PlainS3.parseVersionPage("<ListVersionsResult" + NS
+        + "><Name>b</Name><Prefix></Prefix><KeyMarker></KeyMarker><VersionIdMarker></VersionIdMarker>"
+        + "<NextKeyMarker>b</NextKeyMarker><NextVersionIdMarker>v3</NextVersionIdMarker><MaxKeys>3</MaxKeys>"
+        + "<IsTruncated>true</IsTruncated>"
+        + "<DeleteMarker><Key>a</Key><VersionId>v1</VersionId><IsLatest>true</IsLatest>"
+        + "<LastModified>2026-11-25T18:00:00.000Z</LastModified><Owner><ID>o</ID></Owner></DeleteMarker>"
+        + "<Version><Key>a</Key><VersionId>v0</VersionId><IsLatest>false</IsLatest><ETag>\"e\"</ETag>"
+        + "<Size>12</Size><StorageClass>STANDARD</StorageClass></Version>"
+        + "<Version><Key>b</Key><VersionId>v3</VersionId><IsLatest>true</IsLatest><Size>5</Size></Version>"
+        + "</ListVersionsResult>");
+    assertEquals(List.of(new PlainS3.Version("a", "v1", true, true, 0), new PlainS3.Version("a", "v0", false, false, 12),
+        new PlainS3.Version("b", "v3", true, false, 5)), p.versions());
+    assertTrue(p.truncated());
+    assertEquals("b", p.nextKeyMarker());
+    assertEquals("v3", p.nextVersionIdMarker());
+  }
 }

@@ -32,6 +32,48 @@ public final class ManifestInspector {
     this.backend = backend;
   }
 
+  /** Whether a key looks like one of the namespace's objects: a manifest, a store check's object, a data object. */
+  private boolean ours(String key) {
+    return key.startsWith(backend.manifests().manifestsPrefix())
+        || key.startsWith(backend.prefix() + CheckpointConstants.PROBE_DIR) || DATA_KEY.matcher(key).matches();
+  }
+
+  /** What a versioned bucket keeps of the namespace's objects besides their current versions. */
+  public static final class Versions {
+    /** {@code s3://bucket/prefix} of the namespace. */
+    public final String location;
+    /** Versions that are neither current nor delete markers: replaced manifests, deleted objects' last bytes. */
+    public long noncurrent;
+    public long noncurrentBytes;
+    /** Delete markers, current or not. */
+    public long deleteMarkers;
+
+    Versions(String location) {
+      this.location = location;
+    }
+  }
+
+  /**
+   * Counts the noncurrent versions and delete markers of the namespace's objects (ListObjectVersions under the
+   * namespace prefix, 1,000 entries a request; keys that are not ours are skipped, as gc skips them). Deletes
+   * nothing: on a versioned bucket a lifecycle rule expires them. An unversioned bucket has none.
+   */
+  public Versions versions() throws IOException {
+    Versions v = new Versions(backend.store().pathOf(backend.prefix()));
+    Listings.forEachVersion(backend.store(), backend.prefix(), o -> {
+      if (!ours(o.key())) {
+        return;
+      }
+      if (o.isDeleteMarker()) {
+        v.deleteMarkers++;
+      } else if (o.isNoncurrent()) {
+        v.noncurrent++;
+        v.noncurrentBytes += Math.max(0, o.size());
+      }
+    });
+    return v;
+  }
+
   /** Totals of a walk. */
   public static final class Summary {
     public long directories;
@@ -120,13 +162,9 @@ public final class ManifestInspector {
   public List<String> collectGarbage(long minAgeMs, boolean dryRun, PrintStream out) throws IOException {
     Set<String> live = referenced();
     long cutoff = System.currentTimeMillis() - minAgeMs;
-    String manifests = backend.manifests().manifestsPrefix();
-    String probes = backend.prefix() + CheckpointConstants.PROBE_DIR;
     List<String> garbage = new ArrayList<>();
     Listings.forEach(backend.store(), backend.prefix(), o -> {
-      boolean ours = o.key().startsWith(manifests) || o.key().startsWith(probes)
-          || DATA_KEY.matcher(o.key()).matches();
-      if (ours && !live.contains(o.key()) && o.lastModified() < cutoff) {
+      if (ours(o.key()) && !live.contains(o.key()) && o.lastModified() < cutoff) {
         garbage.add(o.key());
         if (out != null) {
           out.println((dryRun ? "would delete " : "delete ") + backend.store().pathOf(o.key()));

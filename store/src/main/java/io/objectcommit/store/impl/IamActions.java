@@ -6,6 +6,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST_VERSIONS;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
@@ -27,6 +28,7 @@ final class IamActions {
   private static final Map<String, String> ON_BUCKET = Map.of(
       OP_LIST, "s3:ListBucket",
       OP_HEAD_BUCKET, "s3:ListBucket",
+      OP_LIST_VERSIONS, "s3:ListBucketVersions",
       OP_MULTIPART_LIST, "s3:ListBucketMultipartUploads");
 
   private static final Map<String, String> ON_OBJECT = Map.of(

@@ -6,6 +6,7 @@ import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import java.io.Closeable;
 import java.io.IOException;
@@ -65,6 +66,10 @@ public interface S3Calls {
 
   /** ListObjectsV2, one page. */
   ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws RequestFailure;
+
+  /** ListObjectVersions, one page from the markers (null for the first). */
+  VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
+      throws RequestFailure;
 
   /** CreateMultipartUpload with the write id and the encryption headers; returns the upload id. */
   String initiateMultipart(String key, String writeId) throws RequestFailure;

@@ -3,6 +3,7 @@ package io.objectcommit.store.impl;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST_VERSIONS;
 
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
@@ -12,6 +13,7 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.Closeable;
@@ -140,6 +142,14 @@ public final class S3ObjectStore implements ObjectStore {
     checkOpen();
     return requests.send(OP_LIST, pathOf(prefix), (s3, attempt) -> s3.list(prefix, delimiter, continuationToken,
         Math.max(1, Math.min(maxKeys, 1000))));
+  }
+
+  @Override
+  public VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
+      throws IOException {
+    checkOpen();
+    return requests.send(OP_LIST_VERSIONS, pathOf(prefix), (s3, attempt) -> s3.listVersions(prefix, keyMarker,
+        versionIdMarker, Math.max(1, Math.min(maxKeys, 1000))));
   }
 
   // ------------------------------------------------------------------------------------------------ delete

@@ -46,6 +46,7 @@ class ActionDeniedTranslationTest {
       "op_head_bucket, s3://lake/, s3:ListBucket, , s3:ListBucket on lake",
       "op_multipart_list, s3://lake/team-b/, s3:ListBucketMultipartUploads, team-b/,"
           + " s3:ListBucketMultipartUploads on lake",
+      "op_list_versions, s3://lake/team-b/, s3:ListBucketVersions, team-b/, s3:ListBucketVersions on lake",
   })
   void aRefusedActionNamesTheActionAndTheKey(String op, String path, String action, String key, String refused) {
     IOException e = ERRORS.translate(op, path, answer(403, "AccessDenied"), 0);

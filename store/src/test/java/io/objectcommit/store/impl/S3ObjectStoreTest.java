@@ -13,15 +13,21 @@ import com.amazonaws.services.s3.model.DeleteObjectsRequest;
 import com.amazonaws.services.s3.model.DeleteObjectsResult;
 import com.amazonaws.services.s3.model.HeadBucketResult;
 import com.amazonaws.services.s3.model.InitiateMultipartUploadResult;
+import com.amazonaws.services.s3.model.ListVersionsRequest;
 import com.amazonaws.services.s3.model.MultiObjectDeleteException;
 import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.PutObjectResult;
+import com.amazonaws.services.s3.model.S3VersionSummary;
 import com.amazonaws.services.s3.model.UploadPartRequest;
 import com.amazonaws.services.s3.model.UploadPartResult;
+import com.amazonaws.services.s3.model.VersionListing;
+import io.objectcommit.store.ActionDeniedException;
+import io.objectcommit.store.Listings;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
 import io.objectcommit.store.UploadedPart;
@@ -37,6 +43,7 @@ import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.nio.file.AccessDeniedException;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -351,5 +358,52 @@ class S3ObjectStoreTest {
     store.close();
     store.close();
     assertThrows(IOException.class, () -> store.head("k"));
+  }
+
+  private static S3VersionSummary version(String key, String id, boolean latest, boolean marker, long size) {
+    S3VersionSummary v = new S3VersionSummary();
+    v.setKey(key);
+    v.setVersionId(id);
+    v.setIsLatest(latest);
+    v.setIsDeleteMarker(marker);
+    v.setSize(size);
+    v.setLastModified(new Date(1_000));
+    return v;
+  }
+
+  @Test
+  void versionsAreListedPageByPageFromTheMarkersAndCounted() throws Exception {
+    VersionListing first = new VersionListing();
+    // as LocalStack sends them: a page's delete markers after (or before) its versions, not in key order
+    first.setVersionSummaries(List.of(version("d/a", "v1", false, false, 7), version("d/a", "v2", true, true, 0)));
+    first.setTruncated(true);
+    first.setNextKeyMarker("d/a");
+    first.setNextVersionIdMarker("v1");
+    VersionListing last = new VersionListing();
+    last.setVersionSummaries(List.of(version("d/b", "null", true, false, 3)));
+    s3.on("listVersions", value(first), value(last));
+    S3ObjectStore store = store();
+    List<ObjectVersion> all = Listings.versions(store, "d/");
+    assertEquals(List.of(new ObjectVersion("d/a", "v2", true, true, 0, 1_000),
+        new ObjectVersion("d/a", "v1", false, false, 7, 1_000), new ObjectVersion("d/b", "null", true, false, 3, 1_000)),
+        all);
+    assertTrue(all.get(1).isNoncurrent() && !all.get(0).isNoncurrent() && !all.get(2).isNoncurrent());
+    List<ListVersionsRequest> sent = s3.requests("listVersions", ListVersionsRequest.class);
+    assertEquals(2, sent.size());
+    assertEquals("d/", sent.get(0).getPrefix());
+    assertEquals(null, sent.get(0).getKeyMarker());
+    assertEquals(1000, sent.get(0).getMaxResults());
+    assertEquals("d/a", sent.get(1).getKeyMarker());
+    assertEquals("v1", sent.get(1).getVersionIdMarker());
+    assertEquals(2, store.statistics().snapshot().get(StoreStatisticNames.OP_LIST_VERSIONS).count);
+    assertEquals(0, store.statistics().snapshot().get(StoreStatisticNames.OP_LIST).count);
+  }
+
+  @Test
+  void aRefusedVersionListingNamesListBucketVersions() {
+    s3.on("listVersions", fail(403, "AccessDenied"));
+    ActionDeniedException e = assertThrows(ActionDeniedException.class,
+        () -> store().listVersions("ckpt/", null, null, 1000));
+    assertTrue(e.getMessage().contains("s3:ListBucketVersions"), e.getMessage());
   }
 }

@@ -53,6 +53,7 @@ abstract class RequestAttributionIT {
     OPS.put(S3Operation.HEAD, Set.of("op_head"));
     OPS.put(S3Operation.BUCKET, Set.of("op_head_bucket"));
     OPS.put(S3Operation.LIST, Set.of("op_list"));
+    OPS.put(S3Operation.LIST_VERSIONS, Set.of("op_list_versions"));
     OPS.put(S3Operation.DELETE, Set.of("op_delete"));
     OPS.put(S3Operation.BULK_DELETE, Set.of("op_delete_bulk"));
     OPS.put(S3Operation.MULTIPART_INITIATE, Set.of("op_multipart_initiate"));
@@ -76,6 +77,7 @@ abstract class RequestAttributionIT {
     store.getBytes(dir + "plain");
     assertFalse(store.head(dir + "missing").isPresent());
     store.list(dir, "/", null, 1000);
+    store.listVersions(dir, null, null, 1000);
     MultipartUpload up = store.initiateMultipartUpload(dir + "mp");
     UploadedPart part = store.uploadPart(up, 1, Payload.of(new byte[] {3}));
     store.completeMultipartUpload(up, List.of(part), WriteCondition.none());

@@ -7,14 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.ListPage;
+import io.objectcommit.store.Listings;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoreCapabilities;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.guarantee.StoreGuarantee;
+import io.objectcommit.store.guarantee.StoreGuaranteeException;
 import io.objectcommit.store.statistics.StoreStatisticNames;
 import io.objectcommit.store.statistics.StoreStatistics;
 import io.objectcommit.testsupport.S3IntegrationTest;
@@ -26,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -260,6 +266,48 @@ abstract class S3ObjectStoreIT {
       assertTrue(caps.atomicConditionalWrites());
       assertFalse(store.head(".objectcommit/probe/x").isPresent());
       assertTrue(bucket.listKeys(".objectcommit/").isEmpty(), "the probe leaves nothing behind");
+    }
+  }
+
+  /**
+   * ListObjectVersions on a versioned bucket, page by page: each key's current entry first, replaced objects as
+   * noncurrent versions, a delete as a marker over the deleted bytes; the same as the harness's own listing.
+   */
+  @Test
+  void versionsAndDeleteMarkersOfAVersionedBucketPageByPage(S3TestBucket bucket) throws Exception {
+    bucket.enableVersioning();
+    try (ObjectStore store = open(bucket)) {
+      // the store guarantee check writes (and deletes) its objects beside the first conditional write: not there
+      try {
+        store.requireGuarantees(EnumSet.allOf(StoreGuarantee.class), "the test's warm-up");
+      } catch (StoreGuaranteeException storeLacksOne) {
+        // checked all the same
+      }
+      String dir = bucket.key("versions/");
+      store.put(dir + "a", Payload.of(bytes("one")), WriteCondition.none());
+      ObjectInfo a = store.put(dir + "a", Payload.of(bytes("two!")), WriteCondition.none());
+      store.replaceIfMatch(dir + "a", Payload.of(bytes("three")), a.etag());
+      store.put(dir + "b", Payload.of(bytes("b")), WriteCondition.none());
+      store.delete(dir + "b");
+      StoreStatistics.Snapshot before = store.statistics().snapshot();
+      List<ObjectVersion> all = new ArrayList<>();
+      VersionPage page = store.listVersions(dir, null, null, 2);
+      all.addAll(page.versions());
+      while (page.nextKeyMarker().isPresent()) {
+        page = store.listVersions(dir, page.nextKeyMarker().get(), page.nextVersionIdMarker(), 2);
+        all.addAll(page.versions());
+      }
+      assertEquals(List.of("a current 5", "a noncurrent 4", "a noncurrent 3", "b marker 0", "b noncurrent 1"),
+          all.stream().map(v -> v.key().substring(dir.length()) + " "
+              + (v.isDeleteMarker() ? "marker" : v.isLatest() ? "current" : "noncurrent") + " " + v.size())
+              .collect(Collectors.toList()), all.toString());
+      assertEquals(all, Listings.versions(store, dir), "pages of 2 or of 1,000");
+      assertEquals(bucket.plain().listVersions(bucket.name(), dir).stream().map(v -> v.key() + " " + v.versionId())
+          .collect(Collectors.toList()), all.stream().map(v -> v.key() + " " + v.versionId())
+          .collect(Collectors.toList()), "as the harness lists them");
+      assertTrue(all.stream().allMatch(v -> v.lastModified() > 0 && v.versionId() != null), all.toString());
+      StoreStatistics.Snapshot d = store.statistics().snapshot().minus(before);
+      assertEquals(3 + 1, d.get(StoreStatisticNames.OP_LIST_VERSIONS).count, "3 pages of 2, then one of 1,000");
     }
   }
 }

@@ -4,7 +4,9 @@ import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.ByteArrayOutputStream;
@@ -196,6 +198,33 @@ final class InMemoryBucket {
       lastIsPrefix = d >= 0;
     }
     return new ListPage(found, prefixes, null);
+  }
+
+  /**
+   * A page of object versions as an unversioned bucket answers it: each object one current version with id
+   * {@code "null"}, after {@code keyMarker} (exclusive), no delete markers.
+   */
+  VersionPage listVersions(String prefix, String keyMarker, int maxKeys) {
+    int max = Math.max(1, Math.min(maxKeys, 1000));
+    List<ObjectVersion> found = new ArrayList<>();
+    long now = now();
+    Map<String, Obj> from = keyMarker == null ? objects.tailMap(prefix, true) : objects.tailMap(keyMarker, false);
+    for (Map.Entry<String, Obj> e : from.entrySet()) {
+      String k = e.getKey();
+      if (!k.startsWith(prefix)) {
+        break;
+      }
+      if (!visibleInListing(k, e.getValue(), now)) {
+        continue;
+      }
+      if (found.size() == max) {
+        ObjectVersion last = found.get(max - 1);
+        return new VersionPage(found, last.key(), last.versionId());
+      }
+      ObjectInfo o = e.getValue().info(k);
+      found.add(new ObjectVersion(k, "null", true, false, o.size(), o.lastModified()));
+    }
+    return new VersionPage(found, null, null);
   }
 
   private boolean visibleInListing(String key, Obj o, long now) {

@@ -6,6 +6,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST_VERSIONS;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
@@ -23,6 +24,7 @@ import io.objectcommit.store.StoreCapabilities;
 import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.store.statistics.StoreStatistics;
@@ -324,6 +326,15 @@ public final class InMemoryObjectStore implements ObjectStore {
     String p = prefix == null ? "" : prefix;
     return send(S3Operation.LIST, OP_LIST, List.of(p), false,
         s -> bucket.list(p, delimiter, continuationToken, maxKeys));
+  }
+
+  /** As a bucket whose versioning was never on: every object one current version, no delete markers. */
+  @Override
+  public VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
+      throws IOException {
+    String p = prefix == null ? "" : prefix;
+    return send(S3Operation.LIST_VERSIONS, OP_LIST_VERSIONS, List.of(p), false,
+        s -> bucket.listVersions(p, keyMarker, maxKeys));
   }
 
   // ---------------------------------------------------------------------------------------- delete

@@ -6,6 +6,7 @@ import static io.objectcommit.testsupport.proxy.S3Operation.DELETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
 import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
+import static io.objectcommit.testsupport.proxy.S3Operation.LIST_VERSIONS;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_ABORT;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_COMPLETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.MULTIPART_INITIATE;
@@ -20,13 +21,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.Listings;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.statistics.StoreStatisticNames;
 import java.io.FileNotFoundException;
@@ -259,5 +263,24 @@ class InMemoryObjectStoreTest extends AbstractObjectStoreContractTest {
     try (InputStream in = fake.open("parts", 0, -1)) {
       assertArrayEquals(bytes("last"), in.readAllBytes());
     }
+  }
+
+  /** The fake is an unversioned bucket: each object one current version with id "null", page by page. */
+  @Test
+  void versionsAreThoseOfAnUnversionedBucket() throws Exception {
+    for (String k : List.of("v/a", "v/b", "v/c", "w/d")) {
+      fake.put(k, Payload.of(bytes(k)), WriteCondition.none());
+    }
+    fake.put("v/a", Payload.of(bytes("again")), WriteCondition.none());
+    fake.delete("v/c");
+    VersionPage first = fake.listVersions("v/", null, null, 1);
+    assertEquals(List.of("v/a"), first.versions().stream().map(ObjectVersion::key).collect(Collectors.toList()));
+    assertEquals("v/a", first.nextKeyMarker().orElseThrow());
+    List<ObjectVersion> all = Listings.versions(fake, "v/");
+    assertEquals(List.of("v/a null true false 5", "v/b null true false 3"), all.stream()
+        .map(v -> v.key() + " " + v.versionId() + " " + v.isLatest() + " " + v.isDeleteMarker() + " " + v.size())
+        .collect(Collectors.toList()));
+    assertEquals(2, fake.counts().of(LIST_VERSIONS, 200));
+    assertEquals(2, fake.statistics().snapshot().get(StoreStatisticNames.OP_LIST_VERSIONS).count);
   }
 }

@@ -10,6 +10,8 @@ public enum S3Operation {
   HEAD,
   /** ListObjects (V1) and ListObjectsV2. */
   LIST,
+  /** ListObjectVersions ({@code GET /bucket?versions}). */
+  LIST_VERSIONS,
   /** CopyObject (PUT with {@code x-amz-copy-source}). */
   COPY,
   /** DeleteObject. */

@@ -92,6 +92,9 @@ public final class S3Request {
       if (query.containsKey("uploads")) {
         return S3Operation.MULTIPART_LIST;
       }
+      if (query.containsKey("versions")) {
+        return S3Operation.LIST_VERSIONS;
+      }
       if (!hasSubresource(query)) {
         return S3Operation.LIST;
       }

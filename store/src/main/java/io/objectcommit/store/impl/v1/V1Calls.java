@@ -6,6 +6,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST_VERSIONS;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
@@ -30,6 +31,7 @@ import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
 import com.amazonaws.services.s3.model.ListMultipartUploadsRequest;
 import com.amazonaws.services.s3.model.ListObjectsV2Request;
 import com.amazonaws.services.s3.model.ListObjectsV2Result;
+import com.amazonaws.services.s3.model.ListVersionsRequest;
 import com.amazonaws.services.s3.model.MultiObjectDeleteException;
 import com.amazonaws.services.s3.model.MultipartUploadListing;
 import com.amazonaws.services.s3.model.ObjectMetadata;
@@ -37,12 +39,15 @@ import com.amazonaws.services.s3.model.PartETag;
 import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.S3Object;
 import com.amazonaws.services.s3.model.UploadPartRequest;
+import com.amazonaws.services.s3.model.VersionListing;
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.RequestFailure;
@@ -263,6 +268,21 @@ public final class V1Calls implements S3Calls {
         .map(s -> new ObjectInfo(s.getKey(), s.getSize(), s.getETag(), millis(s.getLastModified())))
         .collect(Collectors.toList());
     return new ListPage(objects, r.getCommonPrefixes(), r.isTruncated() ? r.getNextContinuationToken() : null);
+  }
+
+  @Override
+  public VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
+      throws RequestFailure {
+    ListVersionsRequest req = new ListVersionsRequest().withBucketName(bucket).withPrefix(prefix)
+        .withKeyMarker(keyMarker).withVersionIdMarker(versionIdMarker).withMaxResults(maxKeys);
+    attributed(req, OP_LIST_VERSIONS, prefix);
+    VersionListing r = call(() -> s3.listVersions(req));
+    List<ObjectVersion> versions = r.getVersionSummaries().stream()
+        .map(v -> new ObjectVersion(v.getKey(), v.getVersionId(), v.isLatest(), v.isDeleteMarker(),
+            v.isDeleteMarker() ? 0 : v.getSize(), millis(v.getLastModified())))
+        .collect(Collectors.toList());
+    return r.isTruncated() ? new VersionPage(versions, r.getNextKeyMarker(), r.getNextVersionIdMarker())
+        : new VersionPage(versions, null, null);
   }
 
   @Override

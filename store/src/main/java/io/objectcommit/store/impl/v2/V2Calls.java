@@ -6,6 +6,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST_VERSIONS;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_ABORT;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_COMPLETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_MULTIPART_INITIATE;
@@ -17,9 +18,11 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT_CONDIT
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.audit.RequestAttribution;
 import io.objectcommit.store.impl.RequestFailure;
@@ -31,6 +34,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +67,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -321,6 +327,23 @@ public final class V2Calls implements S3Calls {
         .collect(Collectors.toList());
     List<String> prefixes = r.commonPrefixes().stream().map(CommonPrefix::prefix).collect(Collectors.toList());
     return new ListPage(objects, prefixes, Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null);
+  }
+
+  @Override
+  public VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
+      throws RequestFailure {
+    ListObjectVersionsRequest req = ListObjectVersionsRequest.builder().bucket(bucket).prefix(prefix)
+        .keyMarker(keyMarker).versionIdMarker(versionIdMarker).maxKeys(maxKeys)
+        .overrideConfiguration(attributed(OP_LIST_VERSIONS, prefix).build()).build();
+    ListObjectVersionsResponse r = call(() -> s3.listObjectVersions(req));
+    List<ObjectVersion> all = new ArrayList<>();
+    r.versions().forEach(v -> all.add(new ObjectVersion(v.key(), v.versionId(), Boolean.TRUE.equals(v.isLatest()),
+        false, v.size() == null ? 0 : v.size(), millis(v.lastModified()))));
+    r.deleteMarkers().forEach(m -> all.add(new ObjectVersion(m.key(), m.versionId(),
+        Boolean.TRUE.equals(m.isLatest()), true, 0, millis(m.lastModified()))));
+    return Boolean.TRUE.equals(r.isTruncated())
+        ? new VersionPage(all, r.nextKeyMarker(), r.nextVersionIdMarker())
+        : new VersionPage(all, null, null);
   }
 
   @Override

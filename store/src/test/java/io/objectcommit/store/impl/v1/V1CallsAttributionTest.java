@@ -16,6 +16,7 @@ import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import com.amazonaws.services.s3.model.S3Object;
 import com.amazonaws.services.s3.model.UploadPartResult;
+import com.amazonaws.services.s3.model.VersionListing;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
@@ -57,6 +58,7 @@ class V1CallsAttributionTest {
     EXPECTED.put("completeMultipartUpload", "op_multipart_complete s3a://b/k9");
     EXPECTED.put("abortMultipartUpload", "op_multipart_abort s3a://b/k9");
     EXPECTED.put("listMultipartUploads", "op_multipart_list s3a://b/up/");
+    EXPECTED.put("listVersions", "op_list_versions s3a://b/v/");
   }
 
   private static FakeS3 scripted() {
@@ -90,6 +92,7 @@ class V1CallsAttributionTest {
     s3.on("completeMultipartUpload", value(done));
     s3.on("abortMultipartUpload", value(null));
     s3.on("listMultipartUploads", value(new MultipartUploadListing()));
+    s3.on("listVersions", value(new VersionListing()));
     return s3;
   }
 
@@ -111,6 +114,7 @@ class V1CallsAttributionTest {
     calls.completeMultipart("k9", upload, List.of(new UploadedPart(1, "p1", 1)), WriteCondition.none());
     calls.abortMultipart("k9", upload);
     calls.listMultipartUploads("up/", null, null);
+    calls.listVersions("v/", null, null, 1000);
   }
 
   @Test

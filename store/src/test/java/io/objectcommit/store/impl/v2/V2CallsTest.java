@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
+import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.audit.AuditSettings;
@@ -21,6 +23,7 @@ import java.lang.reflect.Proxy;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -41,11 +44,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadBucketResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
@@ -205,6 +211,7 @@ class V2CallsTest {
         .builder().build());
     answers.put("listMultipartUploads", a -> software.amazon.awssdk.services.s3.model
         .ListMultipartUploadsResponse.builder().build());
+    answers.put("listObjectVersions", a -> ListObjectVersionsResponse.builder().build());
     RequestAttribution attribution = new RequestAttribution(
         AuditSettings.DEFAULT, AuditContext.of("staging")
         .withJob("j2").withTaskAttempt("attempt_1_0001_m_000000_0"),
@@ -226,6 +233,7 @@ class V2CallsTest {
     calls.completeMultipart("k9", upload, List.of(new UploadedPart(1, "p1", 1)), WriteCondition.ifMatch("e0"));
     calls.abortMultipart("k9", upload);
     calls.listMultipartUploads("up/", null, null);
+    calls.listVersions("v/", null, null, 1000);
 
     List<String> seen = new ArrayList<>();
     for (Object r : requests) {
@@ -245,8 +253,34 @@ class V2CallsTest {
         "op_get s3a://b/k4", "op_get s3a://b/k5", "op_head_bucket s3a://b/", "op_delete s3a://b/k6",
         "op_delete_bulk s3a://b/k7", "op_list s3a://b/dir/", "op_multipart_initiate s3a://b/k9",
         "op_multipart_part s3a://b/k9", "op_multipart_complete s3a://b/k9", "op_multipart_abort s3a://b/k9",
-        "op_multipart_list s3a://b/up/"), seen);
+        "op_multipart_list s3a://b/up/", "op_list_versions s3a://b/v/"), seen);
     assertEquals("*", header(requests.get(1), "If-None-Match"), "the condition beside the header");
     assertEquals("\"e0\"", header(requests.get(11), "If-Match"), "the condition beside the header");
+  }
+
+  /** SDK v2 answers versions and delete markers in two lists: they come back in S3's order, newest first per key. */
+  @Test
+  void versionsAndDeleteMarkersComeBackInListingOrder() throws Exception {
+    Instant t = Instant.ofEpochMilli(5_000);
+    S3Calls calls = new V2Calls("b", client(Map.of("listObjectVersions", a -> ListObjectVersionsResponse.builder()
+        .versions(software.amazon.awssdk.services.s3.model.ObjectVersion.builder().key("a").versionId("a1")
+            .isLatest(false).size(4L).lastModified(t.minusSeconds(2)).build(),
+            software.amazon.awssdk.services.s3.model.ObjectVersion.builder().key("b").versionId("b1").isLatest(true)
+                .size(2L).lastModified(t).build(),
+            software.amazon.awssdk.services.s3.model.ObjectVersion.builder().key("a").versionId("a0")
+                .isLatest(false).size(3L).lastModified(t.minusSeconds(3)).build())
+        .deleteMarkers(DeleteMarkerEntry.builder().key("a").versionId("a2").isLatest(true).lastModified(t).build())
+        .isTruncated(true).nextKeyMarker("b").nextVersionIdMarker("b1").build())),
+        EncryptionSettings.none());
+    VersionPage page = calls.listVersions("", "k0", "v0", 3);
+    assertEquals(List.of(new ObjectVersion("a", "a2", true, true, 0, 5_000),
+        new ObjectVersion("a", "a1", false, false, 4, 3_000), new ObjectVersion("a", "a0", false, false, 3, 2_000),
+        new ObjectVersion("b", "b1", true, false, 2, 5_000)), page.versions());
+    assertEquals("b", page.nextKeyMarker().orElseThrow());
+    assertEquals("b1", page.nextVersionIdMarker());
+    ListObjectVersionsRequest sent = (ListObjectVersionsRequest) requests.get(0);
+    assertEquals("k0", sent.keyMarker());
+    assertEquals("v0", sent.versionIdMarker());
+    assertEquals(3, sent.maxKeys());
   }
 }

@@ -1,0 +1,73 @@
+package io.objectcommit.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.testing.FaultRule;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
+import io.objectcommit.testsupport.proxy.S3Operation;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * gc's count of what a versioned bucket keeps, on the in-memory store (an unversioned bucket): none, one
+ * ListObjectVersions request, and a refused listing that does not stop the collection.
+ */
+class CheckpointMaintenanceTest {
+
+  private static Configuration conf() {
+    Configuration conf = InMemoryStoreFactory.use(new Configuration(false));
+    conf.set("fs.ckpt.impl", CheckpointFileSystem.class.getName());
+    conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+    return conf;
+  }
+
+  private static String gc(String root, Configuration conf) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path(root), conf)) {
+      m.gc(Duration.ZERO, false, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void gcCountsVersionsWithOneListingAndGoesOnWhenTheListingIsRefused() throws Exception {
+    String name = "ckpt-unit-gc-versions";
+    InMemoryObjectStore bucket = InMemoryObjectStore.register(name);
+    String root = "ckpt://" + name + "/";
+    Configuration conf = conf();
+    try (FileSystem fs = FileSystem.newInstance(URI.create(root), conf);
+        FSDataOutputStream out = fs.create(new Path(root + "q/offsets/0"), false)) {
+      out.write('0');
+    }
+    long before = bucket.counts().of(S3Operation.LIST_VERSIONS);
+    String unversioned = gc(root, conf);
+    assertTrue(unversioned.contains("deleted 0 objects\n0 noncurrent versions (0 bytes) and 0 delete markers under s3://"
+        + name + "/\n"), unversioned);
+    assertFalse(unversioned.contains("lifecycle rule"), unversioned);
+    assertEquals(1, bucket.counts().of(S3Operation.LIST_VERSIONS) - before, "one request per 1,000 versions");
+
+    bucket.put("q/offsets/1~00112233445566ff", Payload.of(new byte[1]),
+        WriteCondition.none());
+    bucket.addFault(FaultRule.failing(S3Operation.LIST_VERSIONS)
+        .throwing(path -> new AccessDeniedException(path)).countedAs(403));
+    String refused = gc(root, conf);
+    assertTrue(refused.contains("deleted 1 objects\ncannot count noncurrent versions and delete markers"
+        + " (ListObjectVersions needs s3:ListBucketVersions): "), refused);
+    assertFalse(bucket.exists("q/offsets/1~00112233445566ff"), "collected all the same");
+  }
+}

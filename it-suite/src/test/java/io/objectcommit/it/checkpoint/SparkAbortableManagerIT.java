@@ -147,7 +147,13 @@ class SparkAbortableManagerIT {
     // Every micro-batch but the first of each run (whose requests mix with the query's start): steady state,
     // the same requests in each, operation by operation.
     Map<S3Operation, Long> steady = byOperation(perBatch.get(1));
-    for (int batch : new int[] {1, 2, 3, FIRST_RUN + 1}) {
+    // Spark's manager does not always settle in the first batch after a restart (on Spark 4.2 it may send a few
+    // more conditional GETs there): its steady state is taken within the first run; ours is held to it after the
+    // restart too.
+    int[] steadyBatches = manager == Manager.OBJECTCOMMIT
+        ? new int[] {1, 2, 3, FIRST_RUN + 1}
+        : new int[] {1, 2, 3};
+    for (int batch : steadyBatches) {
       assertEquals(steady, byOperation(perBatch.get(batch)), manager + " batch " + batch + ": " + perBatch);
     }
     assertEquals(Set.of(S3Operation.PUT, S3Operation.GET), steady.keySet(),

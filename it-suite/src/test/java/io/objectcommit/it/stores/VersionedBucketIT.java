@@ -86,10 +86,12 @@ class VersionedBucketIT {
       return ids.stream().map(Versions::shape).sorted().collect(Collectors.toList());
     }
 
-    /** The key without its version id, UUIDs and data-object suffixes replaced by placeholders. */
+    /** The key without its version id, UUIDs, job ids and data-object suffixes replaced by placeholders. */
     static String shape(String id) {
       return id.substring(0, id.lastIndexOf(' '))
           .replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "UUID")
+          // a committer's job id is Spark's write-job UUID, or Hadoop's job id where Spark gives none (Spark 4.2)
+          .replaceAll("job_[0-9]+_[0-9]{4}", "UUID")
           .replaceAll("~[0-9a-f]{16}$", "~HEX");
     }
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.amazonaws.ClientConfiguration;
 import com.amazonaws.SdkClientException;
@@ -31,7 +32,9 @@ import com.amazonaws.services.s3.model.S3ObjectSummary;
 import com.amazonaws.services.s3.model.UploadPartRequest;
 import com.amazonaws.util.IOUtils;
 import io.objectcommit.testsupport.S3Endpoint;
+import io.objectcommit.testsupport.S3Endpoints;
 import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3Store;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -164,6 +167,8 @@ class S3FaultProxyIT {
   /** A store that ignores conditional PUTs: the proxy drops If-None-Match, and a second exclusive create wins. */
   @Test
   void droppedConditionsMakeTheStoreIgnoreThem() {
+    // a header removed from a signed request breaks its signature: only a store that does not check them
+    assumeTrue(S3Endpoints.store() == S3Store.LOCALSTACK, "the store checks signatures: " + S3Endpoints.store());
     s3.putObject(exclusivePut("once.txt", "first"));
     AmazonS3Exception refused = assertThrows(AmazonS3Exception.class,
         () -> s3.putObject(exclusivePut("once.txt", "second")));

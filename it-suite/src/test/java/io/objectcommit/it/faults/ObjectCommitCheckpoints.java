@@ -3,6 +3,7 @@ package io.objectcommit.it.faults;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /** objectcommit's checkpoint FileSystem as a contender: the S3 manifest backend and the local-path backend. */
 public final class ObjectCommitCheckpoints {
@@ -23,27 +24,7 @@ public final class ObjectCommitCheckpoints {
 
   /** {@code ckpt://<bucket>/...} on the S3 manifest backend, through the test's proxy. */
   public static CheckpointContender s3() {
-    return new CheckpointContender() {
-      @Override
-      public String name() {
-        return "ckpt:// S3 manifest backend";
-      }
-
-      @Override
-      public String location(ProxiedBucket bucket, String relative) {
-        return "ckpt://" + bucket.bucket().name() + "/" + bucket.bucket().prefix() + relative;
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        return common();
-      }
-
-      @Override
-      public String toString() {
-        return name();
-      }
-    };
+    return contender("ckpt:// S3 manifest backend", ObjectCommitCheckpoints::s3Location, common());
   }
 
   /**
@@ -51,29 +32,10 @@ public final class ObjectCommitCheckpoints {
    * FileContext-based one, which writes a temporary file and renames it): only the two {@code fs.*.impl} settings.
    */
   public static CheckpointContender s3WithSparkDefaultManager() {
-    return new CheckpointContender() {
-      @Override
-      public String name() {
-        return "ckpt:// S3 manifest backend, Spark's default checkpoint manager";
-      }
-
-      @Override
-      public String location(ProxiedBucket bucket, String relative) {
-        return s3().location(bucket, relative);
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        Map<String, String> m = common();
-        m.remove("spark.sql.streaming.checkpointFileManagerClass");
-        return m;
-      }
-
-      @Override
-      public String toString() {
-        return name();
-      }
-    };
+    Map<String, String> m = common();
+    m.remove("spark.sql.streaming.checkpointFileManagerClass");
+    return contender("ckpt:// S3 manifest backend, Spark's default checkpoint manager",
+        ObjectCommitCheckpoints::s3Location, m);
   }
 
   /** Spark's own manager for file systems with abortable streams (spark-hadoop-cloud). */
@@ -87,55 +49,46 @@ public final class ObjectCommitCheckpoints {
    * abortable-stream path capability.
    */
   public static CheckpointContender s3WithSparkAbortableManager() {
-    return new CheckpointContender() {
-      @Override
-      public String name() {
-        return "ckpt:// S3 manifest backend, Spark's AbortableStreamBasedCheckpointFileManager";
-      }
-
-      @Override
-      public String location(ProxiedBucket bucket, String relative) {
-        return s3().location(bucket, relative);
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        Map<String, String> m = common();
-        m.put("spark.sql.streaming.checkpointFileManagerClass", SPARK_ABORTABLE_MANAGER);
-        return m;
-      }
-
-      @Override
-      public String toString() {
-        return name();
-      }
-    };
+    Map<String, String> m = common();
+    m.put("spark.sql.streaming.checkpointFileManagerClass", SPARK_ABORTABLE_MANAGER);
+    return contender("ckpt:// S3 manifest backend, Spark's AbortableStreamBasedCheckpointFileManager",
+        ObjectCommitCheckpoints::s3Location, m);
   }
 
   /** {@code ckpt://efs/...} on the local-path backend rooted at {@code root} (the EFS/NFS stand-in). */
   public static CheckpointContender local(Path root) {
+    Map<String, String> m = common();
+    m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.backend", "local");
+    m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.local.root", root.toString());
+    return contender("ckpt:// local-path backend", (bucket, relative) -> "ckpt://efs/" + relative, m);
+  }
+
+  private static String s3Location(ProxiedBucket bucket, String relative) {
+    return "ckpt://" + bucket.bucket().name() + "/" + bucket.bucket().prefix() + relative;
+  }
+
+  /** A contender named {@code name}; each {@link CheckpointContender#sparkConf} call returns a copy of {@code conf}. */
+  private static CheckpointContender contender(String name, BiFunction<ProxiedBucket, String, String> location,
+      Map<String, String> conf) {
     return new CheckpointContender() {
       @Override
       public String name() {
-        return "ckpt:// local-path backend";
+        return name;
       }
 
       @Override
       public String location(ProxiedBucket bucket, String relative) {
-        return "ckpt://efs/" + relative;
+        return location.apply(bucket, relative);
       }
 
       @Override
       public Map<String, String> sparkConf() {
-        Map<String, String> m = common();
-        m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.backend", "local");
-        m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.local.root", root.toString());
-        return m;
+        return new LinkedHashMap<>(conf);
       }
 
       @Override
       public String toString() {
-        return name();
+        return name;
       }
     };
   }

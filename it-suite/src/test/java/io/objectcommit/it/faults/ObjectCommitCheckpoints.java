@@ -3,7 +3,6 @@ package io.objectcommit.it.faults;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /** objectcommit's checkpoint FileSystem as a contender: the S3 manifest backend and the local-path backend. */
 public final class ObjectCommitCheckpoints {
@@ -24,7 +23,7 @@ public final class ObjectCommitCheckpoints {
 
   /** {@code ckpt://<bucket>/...} on the S3 manifest backend, through the test's proxy. */
   public static CheckpointContender s3() {
-    return contender("ckpt:// S3 manifest backend", ObjectCommitCheckpoints::s3Location, common());
+    return CheckpointContender.of("ckpt:// S3 manifest backend", ObjectCommitCheckpoints::s3Location, common());
   }
 
   /**
@@ -34,7 +33,7 @@ public final class ObjectCommitCheckpoints {
   public static CheckpointContender s3WithSparkDefaultManager() {
     Map<String, String> m = common();
     m.remove("spark.sql.streaming.checkpointFileManagerClass");
-    return contender("ckpt:// S3 manifest backend, Spark's default checkpoint manager",
+    return CheckpointContender.of("ckpt:// S3 manifest backend, Spark's default checkpoint manager",
         ObjectCommitCheckpoints::s3Location, m);
   }
 
@@ -51,7 +50,7 @@ public final class ObjectCommitCheckpoints {
   public static CheckpointContender s3WithSparkAbortableManager() {
     Map<String, String> m = common();
     m.put("spark.sql.streaming.checkpointFileManagerClass", SPARK_ABORTABLE_MANAGER);
-    return contender("ckpt:// S3 manifest backend, Spark's AbortableStreamBasedCheckpointFileManager",
+    return CheckpointContender.of("ckpt:// S3 manifest backend, Spark's AbortableStreamBasedCheckpointFileManager",
         ObjectCommitCheckpoints::s3Location, m);
   }
 
@@ -60,36 +59,10 @@ public final class ObjectCommitCheckpoints {
     Map<String, String> m = common();
     m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.backend", "local");
     m.put("spark.hadoop.fs.objectcommit.bucket.efs.checkpoint.local.root", root.toString());
-    return contender("ckpt:// local-path backend", (bucket, relative) -> "ckpt://efs/" + relative, m);
+    return CheckpointContender.of("ckpt:// local-path backend", (bucket, relative) -> "ckpt://efs/" + relative, m);
   }
 
   private static String s3Location(ProxiedBucket bucket, String relative) {
     return "ckpt://" + bucket.bucket().name() + "/" + bucket.bucket().prefix() + relative;
-  }
-
-  /** A contender named {@code name}; each {@link CheckpointContender#sparkConf} call returns a copy of {@code conf}. */
-  private static CheckpointContender contender(String name, BiFunction<ProxiedBucket, String, String> location,
-      Map<String, String> conf) {
-    return new CheckpointContender() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public String location(ProxiedBucket bucket, String relative) {
-        return location.apply(bucket, relative);
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        return new LinkedHashMap<>(conf);
-      }
-
-      @Override
-      public String toString() {
-        return name;
-      }
-    };
   }
 }

@@ -10,26 +10,7 @@ public final class StockCheckpoints {
 
   /** {@code s3a://} with Spark's default manager (FileContext-based; rename = copy + delete on S3A). */
   public static CheckpointContender s3aDefault() {
-    return new CheckpointContender() {
-      @Override
-      public String name() {
-        return "s3a:// with Spark's default checkpoint manager";
-      }
-
-      @Override
-      public String location(ProxiedBucket bucket, String relative) {
-        return bucket.bucket().s3a(relative);
-      }
-
-      @Override
-      public Map<String, String> sparkConf() {
-        return Map.of();
-      }
-
-      @Override
-      public String toString() {
-        return name();
-      }
-    };
+    return CheckpointContender.of("s3a:// with Spark's default checkpoint manager",
+        (bucket, relative) -> bucket.bucket().s3a(relative), Map.of());
   }
 }

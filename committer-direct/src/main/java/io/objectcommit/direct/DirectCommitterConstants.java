@@ -48,6 +48,13 @@ public final class DirectCommitterConstants {
   public static final String BUFFER_DIR = PREFIX + "buffer.dir";
   public static final String BUFFER_DIR_DEFAULT = "";
 
+  /**
+   * Parallel requests of job commit and job abort: task records are read this many at a time, in windows of at
+   * least 64 records (four per thread), so that the driver holds at most one window of reads in flight: {@value}.
+   */
+  public static final String COMMIT_THREADS = PREFIX + "commit.threads";
+  public static final int COMMIT_THREADS_DEFAULT = 16;
+
   /** At most this many committed files are named in {@code _SUCCESS} (all are counted): {@value}. */
   public static final String SUCCESS_MAX_FILENAMES = PREFIX + "success.max-filenames";
   public static final int SUCCESS_MAX_FILENAMES_DEFAULT = 100;
@@ -70,6 +77,12 @@ public final class DirectCommitterConstants {
   /** Hadoop's speculation switches, honoured when the job or site configuration sets them. */
   public static final String MAP_SPECULATIVE = "mapreduce.map.speculative";
   public static final String REDUCE_SPECULATIVE = "mapreduce.reduce.speculative";
+
+  /**
+   * The {@code _SUCCESS} diagnostic that gives the number of tasks of the writing stage as Spark told the tasks,
+   * {@code unknown} without Spark: when known, job commit read the task records in parallel: {@value}.
+   */
+  public static final String DIAGNOSTIC_STAGE_TASKS = "stage-tasks";
 
   /** The committer name written in {@code _SUCCESS}: {@value}. */
   public static final String COMMITTER_NAME = "objectcommit-direct";

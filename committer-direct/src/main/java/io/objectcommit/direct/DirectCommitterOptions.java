@@ -2,6 +2,8 @@ package io.objectcommit.direct;
 
 import static io.objectcommit.direct.DirectCommitterConstants.BUFFER_DIR;
 import static io.objectcommit.direct.DirectCommitterConstants.BUFFER_DIR_DEFAULT;
+import static io.objectcommit.direct.DirectCommitterConstants.COMMIT_THREADS;
+import static io.objectcommit.direct.DirectCommitterConstants.COMMIT_THREADS_DEFAULT;
 import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION;
 import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION_CLASSIC;
 import static io.objectcommit.direct.DirectCommitterConstants.ON_SPECULATION_DEFAULT;
@@ -32,6 +34,7 @@ public final class DirectCommitterOptions {
   private final Path bufferDir;
   private final int successMaxFilenames;
   private final int casAttempts;
+  private final int commitThreads;
 
   private DirectCommitterOptions(ConfigReader r) {
     this.onSpeculation = OnSpeculation.valueOf(r.getChoice(ON_SPECULATION, ON_SPECULATION_DEFAULT,
@@ -45,6 +48,7 @@ public final class DirectCommitterOptions {
     }
     this.successMaxFilenames = r.getInt(SUCCESS_MAX_FILENAMES, SUCCESS_MAX_FILENAMES_DEFAULT, 0, 1_000_000);
     this.casAttempts = CompareAndSwap.attempts(r);
+    this.commitThreads = r.getInt(COMMIT_THREADS, COMMIT_THREADS_DEFAULT, 1, 1024);
   }
 
   /**
@@ -75,9 +79,14 @@ public final class DirectCommitterOptions {
     return casAttempts;
   }
 
+  /** Parallel requests of job commit and job abort (reading task records). */
+  public int commitThreads() {
+    return commitThreads;
+  }
+
   @Override
   public String toString() {
     return "on-speculation=" + onSpeculation.name().toLowerCase(Locale.ROOT) + ", buffer.dir=" + bufferDir
-        + ", success.max-filenames=" + successMaxFilenames;
+        + ", success.max-filenames=" + successMaxFilenames + ", commit.threads=" + commitThreads;
   }
 }

@@ -2,11 +2,11 @@ package io.objectcommit.staging;
 
 import io.objectcommit.commit.Hostnames;
 import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.SparkTasks;
 import io.objectcommit.staging.impl.BufferDirs;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
-import io.objectcommit.staging.impl.SparkTasks;
 import io.objectcommit.staging.impl.SuccessMarker;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import io.objectcommit.store.ObjectStore;

@@ -21,8 +21,8 @@ public final class DirectTaskRecord extends JsonRecord {
 
   /** The record type: {@value}. */
   public static final String TYPE = "objectcommit/direct/task-record";
-  /** The version this code writes: {@value}. */
-  public static final int VERSION = 1;
+  /** The version this code writes: {@value}. Version 2 added {@link #taskCount}; version 1 is still read. */
+  public static final int VERSION = 2;
   /** Reads and writes task records. */
   public static final JsonRecordCodec<DirectTaskRecord> CODEC = new JsonRecordCodec<>(DirectTaskRecord.class, TYPE,
       1, VERSION);
@@ -37,6 +37,12 @@ public final class DirectTaskRecord extends JsonRecord {
   public List<CommittedFile> committedFiles = new ArrayList<>();
   @JsonProperty("attempts")
   public List<AttemptEntry> attempts = new ArrayList<>();
+  /**
+   * The number of tasks of the committed attempt's stage as Spark told the attempt, 0 when unknown (MapReduce, a
+   * version 1 record): job commit reads that many records at once instead of one after another.
+   */
+  @JsonProperty("taskCount")
+  public int taskCount;
   /** Store request counters of the committed attempt (aggregated into {@code _SUCCESS}). */
   @JsonProperty("statistics")
   public Map<String, Long> statistics = new LinkedHashMap<>();
@@ -55,6 +61,7 @@ public final class DirectTaskRecord extends JsonRecord {
   public void validate() {
     check(jobId != null && !jobId.isEmpty(), "no jobId");
     check(task != null && !task.isEmpty(), "no task");
+    check(taskCount >= 0, "negative task count " + taskCount);
     Set<String> seen = new HashSet<>();
     for (AttemptEntry e : attempts) {
       check(e.attempt != null && seen.add(e.attempt), "missing or repeated attempt " + e.attempt);
@@ -90,6 +97,7 @@ public final class DirectTaskRecord extends JsonRecord {
   public DirectTaskRecord copy() {
     DirectTaskRecord r = new DirectTaskRecord(jobId, task);
     r.committedAttempt = committedAttempt;
+    r.taskCount = taskCount;
     committedFiles.forEach(f -> r.committedFiles.add(new CommittedFile(f.key, f.size)));
     attempts.forEach(e -> r.attempts.add(e.copy()));
     r.statistics = new LinkedHashMap<>(statistics);

@@ -1,5 +1,6 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.commit.SparkTasks;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.AttemptEntry;
@@ -209,6 +210,7 @@ public final class AttemptWriter implements Closeable {
       mine = new LinkedHashMap<>(files);
     }
     List<FileGroup> groups = new ArrayList<>(declared);
+    int taskCount = SparkTasks.taskCount(0);
     record.update(current -> {
       DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
       if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
@@ -232,6 +234,7 @@ public final class AttemptWriter implements Closeable {
       me.groups = groups;
       me.files = new ArrayList<>(mine.keySet());
       r.committedAttempt = attemptId;
+      r.taskCount = taskCount;
       r.committedFiles = new ArrayList<>();
       mine.forEach((k, size) -> r.committedFiles.add(new CommittedFile(k, size)));
       r.statistics = new LinkedHashMap<>(statistics().counters());

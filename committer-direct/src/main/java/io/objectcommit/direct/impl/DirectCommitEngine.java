@@ -2,6 +2,7 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.commit.SuccessBuilder;
 import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.DirectCommitterConstants;
@@ -234,8 +235,9 @@ public final class DirectCommitEngine {
     Configuration conf = job.getConfiguration();
     JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
     long start = System.currentTimeMillis();
-    try (ObjectStore store = ObjectStores.open(location.bucket(), conf, jobAudit(id))) {
-      Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, id.id());
+    try (ObjectStore store = ObjectStores.open(location.bucket(), conf, jobAudit(id));
+        Parallel parallel = new Parallel("objectcommit-direct-job-commit", options.commitThreads())) {
+      Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, id.id(), parallel, window());
       Set<String> leftovers = new TreeSet<>();
       List<CommittedFile> files = new ArrayList<>();
       Map<String, Long> taskStats = new TreeMap<>();
@@ -263,13 +265,22 @@ public final class DirectCommitEngine {
       marker.tasks = records.size();
       marker.files = files.size();
       JobMarker.CODEC.save(store, location.jobMarkerKey(id.id()), marker, WriteCondition.none());
-      success(id, records.size(), files, leftovers.size(), start, taskStats).write(store, location.successKey());
+      int stageTasks = records.values().stream().mapToInt(r -> r.taskCount).max().orElse(0);
+      success(id, records.size(), files, leftovers.size(), start, taskStats)
+          .diagnostic(DirectCommitterConstants.DIAGNOSTIC_STAGE_TASKS,
+              stageTasks > 0 ? Integer.toString(stageTasks) : "unknown")
+          .write(store, location.successKey());
       List<String> bookkeeping = new ArrayList<>(records.keySet());
       bookkeeping.add(location.jobMarkerKey(id.id()));
       store.deleteBatch(bookkeeping);
       LOG.info("Job {} committed to {}: {} task(s), {} file(s), {} leftover(s) removed; job commit store requests:"
           + " {}", id, location, records.size(), files.size(), leftovers.size(), store.statistics().snapshot());
     }
+  }
+
+  /** Task records read at once: a few per thread, so that the threads stay busy while memory stays bounded. */
+  private int window() {
+    return Math.max(64, options.commitThreads() * 4);
   }
 
   private SuccessBuilder success(JobId id, int tasks, List<CommittedFile> files, int leftovers, long start,
@@ -316,7 +327,10 @@ public final class DirectCommitEngine {
         committed = false;
       }
     }
-    Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, jobId);
+    Map<String, DirectTaskRecord> records;
+    try (Parallel parallel = new Parallel("objectcommit-direct-job-cleanup", options.commitThreads())) {
+      records = JobBookkeeping.all(store, location, jobId, parallel, window());
+    }
     Set<String> doomed = new TreeSet<>();
     if (!committed) {
       for (DirectTaskRecord r : records.values()) {

@@ -1,5 +1,6 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.Listings;
@@ -7,7 +8,9 @@ import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,18 +27,37 @@ final class JobBookkeeping {
   /**
    * The task records of a committing job, by key, read without LIST: tasks are numbered from 0 without gaps and
    * every task has committed before job commit, so records {@code m-000000, m-000001, ...} are read until the
-   * first missing one (then the same for reduce tasks). One GET per task, plus one 404 per task type.
+   * first missing one (then the same for reduce tasks). Record 0 says how many tasks its stage has (version 2,
+   * written in Spark): the others are then read in parallel, {@code window} at a time, and only the record after
+   * the last is probed on its own. One GET per task, plus one 404 per task type, either way.
    */
-  static Map<String, DirectTaskRecord> probe(ObjectStore store, OutputLocation loc, String jobId) throws IOException {
+  static Map<String, DirectTaskRecord> probe(ObjectStore store, OutputLocation loc, String jobId, Parallel parallel,
+      int window) throws IOException {
     Map<String, DirectTaskRecord> records = new LinkedHashMap<>();
     for (char type : TYPES) {
-      for (int n = 0; ; n++) {
+      int next = 0;
+      boolean gap = false;
+      DirectTaskRecord first = read(store, loc.taskRecordKey(jobId, OutputLocation.taskName(type, 0)));
+      if (first != null) {
+        records.put(loc.taskRecordKey(jobId, OutputLocation.taskName(type, 0)), first);
+        next = 1;
+        while (!gap && next < first.taskCount) {
+          int hi = Math.min(first.taskCount, next + window);
+          List<String> keys = new ArrayList<>();
+          for (int n = next; n < hi; n++) {
+            keys.add(loc.taskRecordKey(jobId, OutputLocation.taskName(type, n)));
+          }
+          gap = readAll(store, keys, parallel, records);
+          next = hi;
+        }
+      }
+      for (int n = next; first != null && !gap; n++) {
         String key = loc.taskRecordKey(jobId, OutputLocation.taskName(type, n));
-        try {
-          records.put(key, CODEC.load(store, key));
-        } catch (FileNotFoundException e) {
+        DirectTaskRecord r = read(store, key);
+        if (r == null) {
           break;
         }
+        records.put(key, r);
       }
     }
     return records;
@@ -45,18 +67,47 @@ final class JobBookkeeping {
    * Every task record of a job: the probed ones (which a lagging listing cannot hide) plus those one LIST of the
    * job's bookkeeping finds (a failed job, or an engine that numbers tasks with gaps, has records after a gap).
    */
-  static Map<String, DirectTaskRecord> all(ObjectStore store, OutputLocation loc, String jobId) throws IOException {
-    Map<String, DirectTaskRecord> records = probe(store, loc, jobId);
+  static Map<String, DirectTaskRecord> all(ObjectStore store, OutputLocation loc, String jobId, Parallel parallel,
+      int window) throws IOException {
+    Map<String, DirectTaskRecord> records = probe(store, loc, jobId, parallel, window);
+    List<String> more = new ArrayList<>();
     for (String key : Listings.keys(store, loc.tasksPrefix(jobId))) {
       if (key.endsWith(".json") && !records.containsKey(key)) {
-        try {
-          records.put(key, CODEC.load(store, key));
-        } catch (FileNotFoundException e) {
-          // deleted meanwhile
-        }
+        more.add(key);
       }
     }
+    for (int lo = 0; lo < more.size(); lo += window) {
+      readAll(store, more.subList(lo, Math.min(more.size(), lo + window)), parallel, records); // gone: deleted
+    }
     return records;
+  }
+
+  /** Reads the records of {@code keys} in parallel into {@code into}, in key order; true if any is missing. */
+  private static boolean readAll(ObjectStore store, List<String> keys, Parallel parallel,
+      Map<String, DirectTaskRecord> into) throws IOException {
+    List<Parallel.IoTask<DirectTaskRecord>> reads = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      reads.add(() -> read(store, key));
+    }
+    List<DirectTaskRecord> got = parallel.runAll(reads);
+    boolean missing = false;
+    for (int i = 0; i < keys.size(); i++) {
+      if (got.get(i) == null) {
+        missing = true;
+      } else {
+        into.put(keys.get(i), got.get(i));
+      }
+    }
+    return missing;
+  }
+
+  /** The record at {@code key}, or null when there is none. */
+  private static DirectTaskRecord read(ObjectStore store, String key) throws IOException {
+    try {
+      return CODEC.load(store, key);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
   }
 
   /** Files of attempts that did not commit and may still exist, minus the committed files. */

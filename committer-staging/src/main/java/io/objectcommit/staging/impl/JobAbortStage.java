@@ -1,5 +1,6 @@
 package io.objectcommit.staging.impl;
 
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.JobAbortIncompleteException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;

@@ -3,6 +3,7 @@ package io.objectcommit.staging.impl;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.ForeignTaskRecordException;
 import io.objectcommit.commit.MissingTaskRecordException;
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.CommitConflictException;
 import io.objectcommit.staging.ConflictMode;
 import io.objectcommit.staging.StagingConstants;

@@ -1,5 +1,6 @@
 package io.objectcommit.staging.impl;
 
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
 import java.io.IOException;

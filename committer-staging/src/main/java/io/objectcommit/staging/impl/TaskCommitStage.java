@@ -1,6 +1,7 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.commit.CommitterStatistics;
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;

@@ -1,6 +1,7 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.commit.ForeignTaskRecordException;
+import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.store.ObjectStore;
 import java.io.FileNotFoundException;

@@ -108,6 +108,9 @@ class SparkDirectCommitterIT {
           bucket.key("b/_SUCCESS")).getBytes(StandardCharsets.UTF_8), "b/_SUCCESS");
       assertEquals(20L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
       assertEquals(20L, s.getIostatistics().counters.get("task.op_put"));
+      // every task learnt its stage's size from Spark, so job commit read the task records at once
+      assertEquals(Integer.toString(TASKS), s.getDiagnostics().get(DirectCommitterConstants.DIAGNOSTIC_STAGE_TASKS),
+          s.getDiagnostics().toString());
     }
   }
 

@@ -12,6 +12,7 @@ import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -26,6 +27,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
@@ -99,6 +101,10 @@ final class InMemoryBucket {
 
   private final Set<String> hiddenKeys = ConcurrentHashMap.newKeySet();
   private volatile long hideNewKeysMs;
+
+  private volatile long latencyMs;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger maxInFlight = new AtomicInteger();
 
   InMemoryBucket(String name) {
     this.name = name;
@@ -339,6 +345,36 @@ final class InMemoryBucket {
   synchronized void resetCounts() {
     counts.clear();
     conditional.clear();
+    maxInFlight.set(inFlight.get());
+  }
+
+  // ----------------------------------------------------------------------------- latency and concurrency
+
+  void setLatency(long millis) {
+    this.latencyMs = millis;
+  }
+
+  /** A request begins: counted as in flight, then held for the bucket's latency (outside every lock). */
+  void enterRequest() throws InterruptedIOException {
+    maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+    long ms = latencyMs;
+    if (ms > 0) {
+      try {
+        Thread.sleep(ms);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        inFlight.decrementAndGet();
+        throw new InterruptedIOException("interrupted during the simulated latency of " + name);
+      }
+    }
+  }
+
+  void exitRequest() {
+    inFlight.decrementAndGet();
+  }
+
+  int maxInFlight() {
+    return maxInFlight.get();
   }
 
   void addFault(FaultRule rule) {

@@ -165,6 +165,19 @@ public final class InMemoryObjectStore implements ObjectStore {
     bucket.showAllInListing();
   }
 
+  /**
+   * Every request on the bucket waits this long before it is applied, as a store's round trip would (zero: none);
+   * the wait holds no lock, so concurrent requests overlap.
+   */
+  public void setLatency(Duration perRequest) {
+    bucket.setLatency(perRequest.toMillis());
+  }
+
+  /** The most requests that were in flight on the bucket at once since it was created or its counts were reset. */
+  public int maxConcurrentRequests() {
+    return bucket.maxInFlight();
+  }
+
   /** The clock of write times, upload initiation and listing windows, in milliseconds since the epoch. */
   public void setClock(LongSupplier millis) {
     bucket.setClock(millis);

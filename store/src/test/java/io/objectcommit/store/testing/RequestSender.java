@@ -49,6 +49,7 @@ final class RequestSender {
     FaultRule fault = bucket.fault(op, keys);
     int[] status = {op == S3Operation.DELETE || op == S3Operation.MULTIPART_ABORT ? 204 : 200};
     boolean injected = false;
+    bucket.enterRequest();
     try {
       if (fault != null && !fault.isAfterApplying()) {
         injected = true;
@@ -66,6 +67,8 @@ final class RequestSender {
       bucket.record(op, injected ? fault.status() : statusOf(e), conditional);
       statistics.recordRequest(stat, 0, true);
       throw e;
+    } finally {
+      bucket.exitRequest();
     }
   }
 

@@ -1,4 +1,4 @@
-package io.objectcommit.staging.impl;
+package io.objectcommit.commit;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

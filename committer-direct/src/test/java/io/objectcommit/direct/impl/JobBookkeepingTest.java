@@ -1,0 +1,104 @@
+package io.objectcommit.direct.impl;
+
+import static io.objectcommit.testsupport.proxy.S3Operation.GET;
+import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.commit.Parallel;
+import io.objectcommit.direct.files.DirectTaskRecord;
+import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+
+/** How job commit and job abort find a job's task records: requests and their overlap. */
+class JobBookkeepingTest {
+
+  private static final String JOB = "job-1";
+  private static final int THREADS = 8;
+  private static final int WINDOW = 10;
+
+  private final InMemoryObjectStore store = InMemoryObjectStore.create("records-bucket");
+  private final OutputLocation loc = OutputLocation.of(new Path("s3a://records-bucket/table"));
+
+  @Test
+  void recordsThatSayHowManyTasksTheStageHasAreReadInParallelWithOneGetPerTask() throws IOException {
+    int tasks = 45;
+    List<String> keys = writeRecords(tasks, tasks);
+    store.setLatency(Duration.ofMillis(5));
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readAll();
+
+    assertEquals(keys, new ArrayList<>(found.keySet()), "every record, in task order");
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(tasks + 2, c.of(GET), "one GET per task, the 404 after the last map task, the 404 of r-000000: "
+        + c);
+    assertEquals(1, c.of(LIST), "the one LIST for records after a gap: " + c);
+    assertEquals(tasks + 3, c.total(), c.toString());
+    assertTrue(store.maxConcurrentRequests() > 1, "records read at once, found at most "
+        + store.maxConcurrentRequests() + " request(s) in flight");
+    assertTrue(store.maxConcurrentRequests() <= THREADS, "at most one request per thread in flight, found "
+        + store.maxConcurrentRequests());
+  }
+
+  @Test
+  void recordsWithoutATaskCountAreReadOneAfterAnotherWithTheSameRequests() throws IOException {
+    int tasks = 12;
+    List<String> keys = writeRecords(tasks, 0); // a version 1 record, or a task outside Spark
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readAll();
+
+    assertEquals(keys, new ArrayList<>(found.keySet()));
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(tasks + 2, c.of(GET), c.toString());
+    assertEquals(tasks + 3, c.total(), c.toString());
+    assertEquals(1, store.maxConcurrentRequests(), "one request at a time");
+  }
+
+  @Test
+  void aMissingTaskInTheCountedRangeStopsTheProbeAndTheListingFindsTheRecordsAfterIt() throws IOException {
+    int tasks = 30;
+    List<String> keys = writeRecords(tasks, tasks);
+    String missing = keys.remove(13);
+    store.delete(missing);
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readAll();
+
+    assertEquals(keys, new ArrayList<>(found.keySet()), "every record but task 13's, in task order");
+    InMemoryRequestCounts c = store.counts();
+    // record 0, windows 1-10 and 11-20 (the gap in the second stops the probe), r-000000's 404, then the 9 records
+    // after the gap window that the LIST finds
+    assertEquals(1 + 20 + 1 + 9, c.of(GET), c.toString());
+    assertEquals(1, c.of(LIST), c.toString());
+  }
+
+  private Map<String, DirectTaskRecord> readAll() throws IOException {
+    try (Parallel parallel = new Parallel("test-job-commit", THREADS)) {
+      return JobBookkeeping.all(store, loc, JOB, parallel, WINDOW);
+    }
+  }
+
+  /** Committed records of map tasks 0 to {@code tasks - 1}, each saying {@code taskCount}; their keys. */
+  private List<String> writeRecords(int tasks, int taskCount) throws IOException {
+    List<String> keys = new ArrayList<>();
+    for (int n = 0; n < tasks; n++) {
+      String task = OutputLocation.taskName('m', n);
+      DirectTaskRecord r = new DirectTaskRecord(JOB, task);
+      r.taskCount = taskCount;
+      String key = loc.taskRecordKey(JOB, task);
+      DirectTaskRecord.CODEC.save(store, key, r, WriteCondition.ifAbsent());
+      keys.add(key);
+    }
+    return keys;
+  }
+}

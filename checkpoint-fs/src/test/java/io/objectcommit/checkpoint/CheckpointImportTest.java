@@ -265,4 +265,62 @@ class CheckpointImportTest {
     assertTrue(e.getMessage().contains("exists (not as this import of s3://" + bucketName + "/old/q1/)"),
         e.getMessage());
   }
+
+  @Test
+  void gcNeverDeletesAnAdoptedObjectEvenOneWhoseKeyLooksLikeOurs() throws Exception {
+    stockCheckpoint();
+    put("state/0/_metadata/odd~0123456789abcdef", "a name gc takes for a data object of ours");
+    bucket.put("elsewhere/odd~0123456789abcdef", Payload.of(new byte[1]), WriteCondition.none());
+    importInto(target, NOW, null);
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path("ckpt://" + bucketName + "/"), conf())) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      List<String> deleted = m.gc(Duration.ZERO, false, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+      assertEquals(List.of("elsewhere/odd~0123456789abcdef"), deleted, "the unreferenced one only");
+    }
+    assertTrue(bucket.exists("old/q1/state/0/_metadata/odd~0123456789abcdef"));
+  }
+
+  /**
+   * The requests of an import of a checkpoint of 200 partitions x 100 batches (a file source compacted every 10
+   * batches, Spark's default state store with a snapshot every 10 versions, as its maintenance leaves them): they
+   * grow with the directories (one manifest PUT each) and the LIST pages, not with the files.
+   */
+  @Test
+  void requestsOfAnImportOf200PartitionsBy100Batches() throws Exception {
+    int partitions = 200;
+    int batches = 100;
+    Payload small = Payload.of(new byte[64]);
+    put("metadata", "{}");
+    long files = 1;
+    for (int b = 0; b < batches; b++) {
+      for (String log : List.of("offsets/", "commits/")) {
+        bucket.put("old/q1/" + log + b, small, WriteCondition.none());
+      }
+      bucket.put("old/q1/sources/0/" + b + ((b + 1) % 10 == 0 ? ".compact" : ""), small, WriteCondition.none());
+      files += 3;
+      for (int p = 0; p < partitions; p++) {
+        bucket.put("old/q1/state/0/" + p + "/" + (b + 1) + ".delta", small, WriteCondition.none());
+        files++;
+        if ((b + 1) % 10 == 0) {
+          bucket.put("old/q1/state/0/" + p + "/" + (b + 1) + ".snapshot", small, WriteCondition.none());
+          files++;
+        }
+      }
+    }
+    FileSystem.newInstance(URI.create(target), conf()).close();
+    InMemoryRequestCounts c0 = bucket.counts();
+    CheckpointImport.Result[] r = new CheckpointImport.Result[1];
+    String out = importInto(target, NOW, r);
+    InMemoryRequestCounts used = bucket.counts().minus(c0);
+    assertEquals(files, r[0].files(), out);
+    assertEquals(22_301, files);
+    // q1, offsets, commits, sources, sources/0, state, state/0 and its 200 partitions
+    assertEquals(207, r[0].directories(), out);
+    assertEquals(23, used.of(S3Operation.LIST), "one per 1,000 keys: " + used);
+    assertEquals(2, used.of(S3Operation.HEAD), used.toString());
+    assertEquals(207 + 3, used.of(S3Operation.PUT), used.toString());
+    assertEquals(23 + 2 + 210 + 1 + 1, used.total(), "and one GET of the target's parent, the bucket checked when"
+        + " the store opens: " + used);
+    assertTrue(out.contains("200 state stores checked"), out);
+  }
 }

@@ -170,7 +170,7 @@ public final class CheckpointAdoption {
     long ageMs = clock.getAsLong() - newest.get(0).lastModified();
     if (ageMs < options.idle().toMillis()) {
       live.add(store.pathOf(newest.get(0).key()) + " was written " + Math.max(0, ageMs / 1000) + " s ago, less than"
-          + " the idle time (" + options.idle().getSeconds() + " s) a stopped query's checkpoint must have");
+          + " the idle time (" + options.idle().toSeconds() + " s) a stopped query's checkpoint must have");
     }
     if (!live.isEmpty() && !options.force()) {
       throw refused(store.pathOf(prefix), live, true);

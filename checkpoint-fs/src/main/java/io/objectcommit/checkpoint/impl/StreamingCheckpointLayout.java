@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -118,15 +119,16 @@ public final class StreamingCheckpointLayout {
     return new Findings(commits, offsets, missing, live, stores, sources);
   }
 
-  private static void require(Map<String, TreeSet<String>> byDir, String dir, String name, String why,
+  private static void require(Map<String, ? extends Set<String>> byDir, String dir, String name, String why,
       Map<String, String> missing) {
-    if (!byDir.getOrDefault(dir, new TreeSet<>()).contains(name)) {
+    Set<String> names = byDir.get(dir);
+    if (names == null || !names.contains(name)) {
       missing.put(dir + "/" + name, why);
     }
   }
 
   /** Versions down from {@code version} to the newest snapshot, or to version 1, must all be there. */
-  private static void requireStateVersion(String dir, TreeSet<String> names, long version, Map<String, String> missing) {
+  private static void requireStateVersion(String dir, Set<String> names, long version, Map<String, String> missing) {
     for (long v = version; v > 0; v--) {
       if (names.contains(v + ".snapshot") || names.contains(v + ".zip")) {
         return;
@@ -142,10 +144,10 @@ public final class StreamingCheckpointLayout {
   }
 
   /** A compacted metadata log: every entry from the newest compaction (or 0) to the newest entry. */
-  private static void requireSourceLog(String dir, TreeSet<String> names, Map<String, String> missing) {
+  private static void requireSourceLog(String dir, Set<String> names, Map<String, String> missing) {
     long newest = -1;
     long base = 0;
-    TreeSet<Long> ids = new TreeSet<>();
+    Set<Long> ids = new TreeSet<>();
     for (String n : names) {
       Matcher m = SOURCE_ENTRY.matcher(n);
       if (m.matches()) {
@@ -166,7 +168,7 @@ public final class StreamingCheckpointLayout {
     }
   }
 
-  private static OptionalLong newest(TreeSet<String> names) {
+  private static OptionalLong newest(Set<String> names) {
     if (names == null) {
       return OptionalLong.empty();
     }

@@ -27,6 +27,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,12 +37,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code objectcommit checkpoint import} on a checkpoint written by stock Spark on {@code s3a://} (Spark's default
- * checkpoint manager, the default state store; a file source and a count by key): refused while a batch is in
+ * checkpoint manager, the default state store or RocksDB; a file source and a count by key): refused while a batch is in
  * flight; adopted after the query stopped with no COPY and no PUT of a data object (only manifests), the source's
  * objects unchanged; the same query restarted on {@code ckpt://} with the {@code ckpt} settings continues with the
  * next batch id and exact counts; gc deletes no adopted object; an adopted object deleted afterwards is reported
@@ -51,9 +53,11 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag(TestTags.COMPONENT)
 class CheckpointImportIT {
 
-  /** The sink holds batch 3 until the test has tried to import. */
-  private static final CountDownLatch IN_BATCH_3 = new CountDownLatch(1);
-  private static final CountDownLatch RELEASE_BATCH_3 = new CountDownLatch(1);
+  private static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  /** The sink holds batch 3 until the test has tried to import (fresh latches for each run of the test). */
+  private static volatile CountDownLatch inBatch3;
+  private static volatile CountDownLatch releaseBatch3;
 
   private static String run(Configuration conf, String location, Op op) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -74,9 +78,21 @@ class CheckpointImportIT {
     return m;
   }
 
-  @Test
-  void aStockS3aCheckpointIsAdoptedAndItsQueryResumesExactlyOnCkpt(S3TestBucket bucket, @TempDir Path input)
-      throws Exception {
+  /**
+   * With Spark's default state store ({@code .delta} files) and with RocksDB with changelog checkpointing
+   * ({@code .changelog} files, {@code .zip} snapshots and their SST files).
+   */
+  @ParameterizedTest(name = "{0} state store")
+  @ValueSource(strings = {"hdfs", "rocksdb"})
+  void aStockS3aCheckpointIsAdoptedAndItsQueryResumesExactlyOnCkpt(String stateStore, S3TestBucket bucket,
+      @TempDir Path input) throws Exception {
+    Map<String, String> stateConf = new HashMap<>();
+    if ("rocksdb".equals(stateStore)) {
+      stateConf.put("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
+      stateConf.put("spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled", "true");
+    }
+    inBatch3 = new CountDownLatch(1);
+    releaseBatch3 = new CountDownLatch(1);
     StreamInput in = new StreamInput(input);
     String source = bucket.s3a("old/q1");
     String target = "ckpt://" + bucket.name() + "/" + bucket.prefix() + "ckpt/q1";
@@ -88,12 +104,12 @@ class CheckpointImportIT {
       CheckpointImport.Options idleNow = new CheckpointImport.Options(false, false, Duration.ZERO);
 
       // 1. Stock Spark on s3a:// (no ckpt setting): batches 0 to 2, then batch 3 held in flight.
-      try (SparkSession spark = SparkSessions.local("import-stock", "local[2]", proxied.s3aOptions(), Map.of())) {
+      try (SparkSession spark = SparkSessions.local("import-stock", "local[2]", proxied.s3aOptions(), stateConf)) {
         CountingQuery.clear();
         StreamingQuery q = CountingQuery.start(spark, input, source, id -> {
           if (id == 3) {
-            IN_BATCH_3.countDown();
-            RELEASE_BATCH_3.await(120, TimeUnit.SECONDS);
+            inBatch3.countDown();
+            releaseBatch3.await(120, TimeUnit.SECONDS);
           }
         });
         try {
@@ -108,16 +124,16 @@ class CheckpointImportIT {
               && fresh.reasons().get(0).contains(" s ago, less than the idle time (300 s)"), fresh.getMessage());
 
           in.addFile(3);
-          assertTrue(IN_BATCH_3.await(120, TimeUnit.SECONDS), "batch 3 runs");
+          assertTrue(inBatch3.await(120, TimeUnit.SECONDS), "batch 3 runs");
           CheckpointImportException live = assertThrows(CheckpointImportException.class,
               () -> run(conf, target, (m, out) -> m.importFrom(URI.create(source), idleNow, out)));
           assertEquals(List.of(source.replace("s3a://", "s3://") + "/: offsets/3 has no commits/3: the query is"
               + " running batch 3, or was stopped or failed in its middle (Spark then runs it again)"), live.reasons(),
               live.getMessage());
-          RELEASE_BATCH_3.countDown();
+          releaseBatch3.countDown();
           q.processAllAvailable();
         } finally {
-          RELEASE_BATCH_3.countDown();
+          releaseBatch3.countDown();
           q.stop();
         }
         assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
@@ -129,6 +145,9 @@ class CheckpointImportIT {
 
       // 2. The import, counted at the proxy.
       Map<String, String> before = etags(bucket, "old/q1/");
+      String stateFile = "rocksdb".equals(stateStore) ? "/4.changelog" : "/4.delta";
+      assertEquals(4, before.keySet().stream().filter(k -> k.endsWith(stateFile)).count(),
+          "each partition's state of batch 3 as " + stateStore + " writes it: " + before.keySet());
       proxied.runStoreChecks();
       CheckpointImport.Result[] result = new CheckpointImport.Result[1];
       String out = run(conf, target, (m, o) -> result[0] = m.importFrom(URI.create(source), idleNow, o));
@@ -151,14 +170,16 @@ class CheckpointImportIT {
       // the target's parent, read once (it does not exist), and the bucket, checked once when the store opens
       assertEquals(1, used.of(S3Operation.GET), used.toString());
       assertEquals(used.of(S3Operation.PUT) + 5, used.total(), used.toString());
-      System.out.println("checkpoint import of a stock checkpoint (4 batches, 4 partitions): " + used + "\n" + out);
+      System.out.println("checkpoint import of a stock checkpoint (" + stateStore + ", 4 batches, 4 partitions): "
+          + used + "\n" + out);
 
       String again = run(conf, target, (m, o) -> result[0] = m.importFrom(URI.create(source), idleNow, o));
       assertEquals(Outcome.ALREADY_IMPORTED, result[0].outcome(), again);
 
       // 3. The same query on ckpt:// with the ckpt settings: batch 4 next, exact counts.
-      try (SparkSession spark = SparkSessions.local("import-resumed", "local[2]", proxied.s3aOptions(),
-          ObjectCommitCheckpoints.s3().sparkConf())) {
+      Map<String, String> ckptConf = ObjectCommitCheckpoints.s3().sparkConf();
+      ckptConf.putAll(stateConf);
+      try (SparkSession spark = SparkSessions.local("import-resumed", "local[2]", proxied.s3aOptions(), ckptConf)) {
         CountingQuery.clear();
         StreamingQuery q = CountingQuery.start(spark, input, target);
         try {

@@ -1,6 +1,7 @@
 package io.objectcommit.checkpoint;
 
 import io.objectcommit.checkpoint.impl.Backend;
+import io.objectcommit.checkpoint.impl.CheckpointAdoption;
 import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
 import io.objectcommit.checkpoint.impl.ManifestInspector;
@@ -77,6 +78,24 @@ public final class CheckpointMaintenance implements AutoCloseable {
         out.printf("%12d  %s%n", st.getLen(), st.getPath().toUri().getPath());
       }
     }
+  }
+
+  /**
+   * Adopts the stopped query's checkpoint at {@code source} ({@code s3a://bucket/prefix}, the bucket of this
+   * location) as this location, without copying or rewriting its objects: see {@link CheckpointImport}. Prints the
+   * plan, progress and outcome.
+   *
+   * @throws CheckpointImportException when it refuses (nothing written): the source looks live (unless
+   *     {@code force}), lacks a file its query needs, the listing lags, or this location exists
+   * @throws UnsupportedOperationException on the local-path backend (not yet)
+   */
+  public CheckpointImport.Result importFrom(URI source, CheckpointImport.Options options, PrintStream out)
+      throws IOException {
+    if (!(backend instanceof ManifestBackend)) {
+      throw new UnsupportedOperationException("checkpoint import into " + backend.describe() + " is not supported"
+          + " yet: only the S3 backend adopts checkpoints");
+    }
+    return new CheckpointAdoption((ManifestBackend) backend).run(source, path, options, out);
   }
 
   /**

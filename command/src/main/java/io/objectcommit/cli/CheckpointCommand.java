@@ -1,29 +1,43 @@
 package io.objectcommit.cli;
 
 import io.objectcommit.checkpoint.CheckpointFileSystem;
+import io.objectcommit.checkpoint.CheckpointImport;
+import io.objectcommit.checkpoint.CheckpointImportException;
 import io.objectcommit.checkpoint.CheckpointMaintenance;
 import io.objectcommit.store.config.ConfigReader;
 import java.io.PrintStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
-/** {@code objectcommit checkpoint ls|verify|gc}: the checkpoint FileSystem's maintenance. */
+/** {@code objectcommit checkpoint ls|verify|gc|import}: the checkpoint FileSystem's maintenance. */
 final class CheckpointCommand implements Subcommand {
 
   static final String HELP = String.join("\n",
       "Usage: objectcommit checkpoint ls|verify|gc ckpt://<authority>/<path> [--min-age 1h] [--dry-run]",
+      "       objectcommit checkpoint import s3a://<bucket>/<path> ckpt://<bucket>/<path> [--dry-run] [--force]",
+      "                  [--idle 5m]",
       "",
       "Inspects and maintains a checkpoint location of the checkpoint FileSystem.",
       "  ls       print the logical tree with sizes",
-      "  verify   check every manifest and that every data object it names exists (exit code 1 on problems)",
+      "  verify   check every manifest and that every data object it names exists with its size (and, for an",
+      "           imported file, its ETag as imported) (exit code 1 on problems)",
       "  gc       delete objects no manifest refers to (object stores) or stale temporary files (local paths);",
       "           on S3, also count the noncurrent versions and delete markers a versioned bucket keeps of the",
       "           checkpoint's objects (gc does not delete them: a lifecycle rule does; needs s3:ListBucketVersions)",
+      "  import   adopt a stopped query's checkpoint on s3a:// (same bucket, S3 backend) as a new ckpt://",
+      "           location without copying data: manifests name the existing objects, which are never rewritten;",
+      "           refuses a source that looks live, lacks a file its query needs to resume, or whose listing",
+      "           lags (exit code 1); idempotent, and a second run resumes an interrupted one",
       "Options:",
       "  --min-age DURATION   gc: only what is older than this (default 1h; 90s, 30m, 24h, 7d)",
-      "  --dry-run            gc: print what would be deleted, delete nothing",
+      "  --dry-run            gc: print what would be deleted, delete nothing;",
+      "                       import: print the plan (files, bytes, requests), write nothing",
+      "  --force              import: import although the source looks live (a warning says why it does)",
+      "  --idle DURATION      import: the source looks live when an object under it is younger than this",
+      "                       (default 5m)",
       "fs.ckpt.impl defaults to " + CheckpointFileSystem.class.getName() + ".",
       COMMON_OPTIONS);
 
@@ -39,30 +53,34 @@ final class CheckpointCommand implements Subcommand {
 
   @Override
   public CommandLine.Spec spec() {
-    return new CommandLine.Spec().valued("--min-age").flag("--dry-run");
+    return new CommandLine.Spec().valued("--min-age").flag("--dry-run").flag("--force").valued("--idle");
   }
 
   @Override
   public int run(CommandLine line, PrintStream out) throws Exception {
     List<String> args = line.positional();
     if (args.isEmpty()) {
-      throw new UsageException("expected ls, verify or gc and a ckpt:// path");
+      throw new UsageException("expected ls, verify, gc or import and a ckpt:// path");
     }
     String action = args.get(0);
-    if (!List.of("ls", "verify", "gc").contains(action)) {
-      throw new UsageException("unknown action '" + action + "': expected ls, verify or gc");
+    if (!List.of("ls", "verify", "gc", "import").contains(action)) {
+      throw new UsageException("unknown action '" + action + "': expected ls, verify, gc or import");
+    }
+    if (action.equals("import")) {
+      return runImport(line, out);
     }
     if (args.size() != 2) {
       throw new UsageException(args.size() < 2 ? "expected a ckpt:// path after " + action
           : "unexpected arguments after the path: " + String.join(" ", args.subList(2, args.size())));
     }
     if (!action.equals("gc") && (line.flag("--dry-run") || !line.values("--min-age").isEmpty())) {
-      throw new UsageException("--min-age and --dry-run apply to gc only");
+      throw new UsageException("--min-age applies to gc only, --dry-run to gc and import");
+    }
+    if (line.flag("--force") || !line.values("--idle").isEmpty()) {
+      throw new UsageException("--force and --idle apply to import only");
     }
     Duration minAge = Durations.parse("--min-age", line.value("--min-age", "1h"));
-    Configuration conf = line.configuration();
-    conf.setIfUnset("fs.ckpt.impl", CheckpointFileSystem.class.getName());
-    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path(args.get(1)), conf)) {
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path(args.get(1)), configuration(line))) {
       switch (action) {
         case "ls":
           m.ls(out);
@@ -73,6 +91,34 @@ final class CheckpointCommand implements Subcommand {
           m.gc(minAge, line.flag("--dry-run"), out);
           return 0;
       }
+    }
+  }
+
+  private static Configuration configuration(CommandLine line) throws UsageException {
+    Configuration conf = line.configuration();
+    conf.setIfUnset("fs.ckpt.impl", CheckpointFileSystem.class.getName());
+    return conf;
+  }
+
+  /** {@code checkpoint import SOURCE TARGET}: refused imports end with exit code 1 and each reason. */
+  private int runImport(CommandLine line, PrintStream out) throws Exception {
+    List<String> args = line.positional();
+    if (args.size() != 3) {
+      throw new UsageException(args.size() < 3 ? "expected the source (s3a://bucket/path) and the target"
+          + " (ckpt://bucket/path) after import"
+          : "unexpected arguments after the target: " + String.join(" ", args.subList(3, args.size())));
+    }
+    if (!line.values("--min-age").isEmpty()) {
+      throw new UsageException("--min-age applies to gc only");
+    }
+    Duration idle = Durations.parse("--idle", line.value("--idle", CheckpointImport.DEFAULT_IDLE_MINUTES + "m"));
+    URI source = new Path(args.get(1)).toUri();
+    CheckpointImport.Options options = new CheckpointImport.Options(line.flag("--dry-run"), line.flag("--force"), idle);
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path(args.get(2)), configuration(line))) {
+      m.importFrom(source, options, out);
+      return 0;
+    } catch (CheckpointImportException refused) {
+      throw new CommandException(ObjectCommitCommand.FAILURE, refused.getMessage(), refused);
     }
   }
 

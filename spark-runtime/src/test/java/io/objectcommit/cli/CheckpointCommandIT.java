@@ -101,6 +101,42 @@ class CheckpointCommandIT {
     assertEquals(before, bucket.plain().listVersions(bucket.name(), ""), "gc deleted no version");
   }
 
+  /**
+   * checkpoint import: a dry run writes nothing; a source written moments ago is refused (exit code 1, the file
+   * named); with --idle 0s it is imported, and a second run writes nothing.
+   */
+  @Test
+  void importAdoptsACheckpointOfTheSameBucket(S3TestBucket bucket, @TempDir Path dir) throws Exception {
+    for (String f : List.of("metadata", "offsets/0", "commits/0", "sources/0/0", "state/0/0/1.delta")) {
+      bucket.plain().putObject(bucket.name(), bucket.key("old/q/" + f), "content of " + f);
+    }
+    List<String> settings = CommandRun.settings(bucket, dir);
+    String source = bucket.s3a("old/q");
+    String target = "ckpt://" + bucket.name() + "/new/q";
+
+    CommandRun dry = CommandRun.of(args(settings, "checkpoint", "import", source, target, "--dry-run", "--idle=0s"));
+    assertEquals(0, dry.code, dry.toString());
+    assertTrue(dry.out.contains("5 files, ") && dry.out.contains("dry run: nothing written"), dry.toString());
+    assertTrue(bucket.listKeys(".ckpt/dirs/import-").isEmpty(), dry.toString());
+
+    CommandRun fresh = CommandRun.of(args(settings, "checkpoint", "import", source, target));
+    assertEquals(1, fresh.code, fresh.toString());
+    assertTrue(fresh.err.contains("import refused, nothing written:") && fresh.err.contains(" s ago, less than the"
+        + " idle time (300 s)") && fresh.err.contains("--force"), fresh.toString());
+
+    CommandRun imported = CommandRun.of(args(settings, "checkpoint", "import", source, target, "--idle", "0s"));
+    assertEquals(0, imported.code, imported.toString());
+    assertTrue(imported.out.contains("imported: ") && imported.out.contains("5 files"), imported.toString());
+    CommandRun again = CommandRun.of(args(settings, "checkpoint", "import", source, target, "--idle", "0s"));
+    assertEquals(0, again.code, again.toString());
+    assertTrue(again.out.contains("already imported"), again.toString());
+
+    CommandRun ls = CommandRun.of(args(settings, "checkpoint", "ls", target));
+    assertTrue(ls.out.contains("/new/q/state/0/0/1.delta"), ls.toString());
+    CommandRun verify = CommandRun.of(args(settings, "checkpoint", "verify", target));
+    assertEquals(0, verify.code, verify.toString());
+  }
+
   static List<String> args(List<String> settings, String... rest) {
     List<String> a = new ArrayList<>(List.of(rest));
     a.addAll(settings);

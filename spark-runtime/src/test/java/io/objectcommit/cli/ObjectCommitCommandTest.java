@@ -86,15 +86,21 @@ class ObjectCommitCommandTest {
   /** Each usage error: exit code 2 and a message that says what was wrong. */
   @ParameterizedTest
   @ValueSource(strings = {
-      "checkpoint|expected ls, verify or gc",
-      "checkpoint list ckpt://b/q|unknown action 'list': expected ls, verify or gc",
+      "checkpoint|expected ls, verify, gc or import",
+      "checkpoint list ckpt://b/q|unknown action 'list': expected ls, verify, gc or import",
       "checkpoint ls|expected a ckpt:// path after ls",
       "checkpoint ls ckpt://b/q extra|unexpected arguments after the path: extra",
-      "checkpoint ls ckpt://b/q --dry-run|--min-age and --dry-run apply to gc only",
+      "checkpoint ls ckpt://b/q --dry-run|--min-age applies to gc only, --dry-run to gc and import",
       "checkpoint gc ckpt://b/q --min-age soon|--min-age soon: expected a duration",
       "checkpoint gc ckpt://b/q --min-age|--min-age needs a value",
-      "checkpoint ls ckpt://b/q --force|unknown option --force (options here: --conf, --dry-run, --help, --min-age,"
-          + " -D)",
+      "checkpoint ls ckpt://b/q --force|--force and --idle apply to import only",
+      "checkpoint ls ckpt://b/q --verbose|unknown option --verbose (options here: --conf, --dry-run, --force, --help,"
+          + " --idle, --min-age, -D)",
+      "checkpoint import s3a://b/q|expected the source (s3a://bucket/path) and the target (ckpt://bucket/path) after"
+          + " import",
+      "checkpoint import s3a://b/q ckpt://b/q x|unexpected arguments after the target: x",
+      "checkpoint import s3a://b/q ckpt://b/q --min-age 1h|--min-age applies to gc only",
+      "checkpoint import s3a://b/q ckpt://b/q --idle soon|--idle soon: expected a duration",
       "checkpoint ls ckpt://b/q -D|-D needs key=value after it",
       "checkpoint ls ckpt://b/q -D novalue|-D novalue: expected key=value",
       "checkpoint ls ckpt://b/q -D=x|-D =x: expected key=value",

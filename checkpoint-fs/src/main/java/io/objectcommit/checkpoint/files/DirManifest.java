@@ -51,6 +51,13 @@ public final class DirManifest extends JsonRecord {
     /** Directories: the id of the child's manifest. */
     @JsonProperty("id")
     public String id;
+    /**
+     * Adopted files only ({@code objectcommit checkpoint import}): the ETag the data object had when it was adopted,
+     * which verify compares, since an adopted object is not immutable by construction (its old owner may still
+     * change or delete it). Absent for files this file system wrote.
+     */
+    @JsonProperty("etag")
+    public String etag;
 
     public Entry() {
     }
@@ -72,6 +79,13 @@ public final class DirManifest extends JsonRecord {
       return e;
     }
 
+    /** A file adopted from an existing checkpoint: its data object is the old file's own object. */
+    public static Entry adopted(String data, long size, long mtime, String etag) {
+      Entry e = file(data, size, mtime);
+      e.etag = etag;
+      return e;
+    }
+
     @JsonIgnore
     public boolean isDir() {
       return "dir".equals(kind);
@@ -84,7 +98,8 @@ public final class DirManifest extends JsonRecord {
       }
       Entry x = (Entry) o;
       return Objects.equals(kind, x.kind) && Objects.equals(data, x.data)
-          && Objects.equals(size, x.size) && mtime == x.mtime && Objects.equals(id, x.id);
+          && Objects.equals(size, x.size) && mtime == x.mtime && Objects.equals(id, x.id)
+          && Objects.equals(etag, x.etag);
     }
 
     @Override
@@ -99,6 +114,7 @@ public final class DirManifest extends JsonRecord {
       e.size = size;
       e.mtime = mtime;
       e.id = id;
+      e.etag = etag;
       return e;
     }
   }

@@ -93,7 +93,8 @@ public final class ManifestInspector {
 
   /**
    * Reads every manifest under {@code path} (each is validated on load) and checks that every file's data object
-   * exists with the recorded size (one HEAD per file).
+   * exists with the recorded size, and, for a file adopted by a checkpoint import, the ETag it had then (one HEAD
+   * per file).
    */
   public Summary verify(String path, PrintStream out) throws IOException {
     List<String> comps = ManifestBackend.components(new Path(path));
@@ -122,11 +123,16 @@ public final class ManifestInspector {
         }
         if (check) {
           Optional<ObjectInfo> data = backend.store().head(v.data);
+          String adopted = v.etag == null ? "" : " (adopted by checkpoint import: changed or deleted behind"
+              + " objectcommit's back, for example by the old query run again on its s3a:// location)";
           if (data.isEmpty()) {
-            s.problems.add(child + ": data object " + backend.store().pathOf(v.data) + " is missing");
+            s.problems.add(child + ": data object " + backend.store().pathOf(v.data) + " is missing" + adopted);
           } else if (data.get().size() != v.size) {
-            s.problems.add(child + ": data object " + v.data + " has " + data.get().size() + " bytes, manifest says "
-                + v.size);
+            s.problems.add(child + ": data object " + backend.store().pathOf(v.data) + " has " + data.get().size()
+                + " bytes, manifest says " + v.size + adopted);
+          } else if (v.etag != null && !v.etag.equals(data.get().etag())) {
+            s.problems.add(child + ": data object " + backend.store().pathOf(v.data) + " has ETag "
+                + data.get().etag() + ", adopted with ETag " + v.etag + adopted);
           }
         }
       }

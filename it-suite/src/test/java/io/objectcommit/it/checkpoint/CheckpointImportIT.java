@@ -1,0 +1,211 @@
+package io.objectcommit.it.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.checkpoint.CheckpointImport;
+import io.objectcommit.checkpoint.CheckpointImport.Result.Outcome;
+import io.objectcommit.checkpoint.CheckpointImportException;
+import io.objectcommit.checkpoint.CheckpointMaintenance;
+import io.objectcommit.it.SparkSessions;
+import io.objectcommit.it.faults.CountingQuery;
+import io.objectcommit.it.faults.ObjectCommitCheckpoints;
+import io.objectcommit.it.faults.ProxiedBucket;
+import io.objectcommit.it.faults.StreamInput;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.RequestCounts;
+import io.objectcommit.testsupport.proxy.S3Operation;
+import io.objectcommit.testsupport.proxy.SeenRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code objectcommit checkpoint import} on a checkpoint written by stock Spark on {@code s3a://} (Spark's default
+ * checkpoint manager, the default state store or RocksDB; a file source and a count by key): refused while a batch is in
+ * flight; adopted after the query stopped with no COPY and no PUT of a data object (only manifests), the source's
+ * objects unchanged; the same query restarted on {@code ckpt://} with the {@code ckpt} settings continues with the
+ * next batch id and exact counts; gc deletes no adopted object; an adopted object deleted afterwards is reported
+ * by verify, by name.
+ */
+@S3IntegrationTest
+@Tag(TestTags.COMPONENT)
+class CheckpointImportIT {
+
+  private static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  /** The sink holds batch 3 until the test has tried to import (fresh latches for each run of the test). */
+  private static volatile CountDownLatch inBatch3;
+  private static volatile CountDownLatch releaseBatch3;
+
+  private static String run(Configuration conf, String location, Op op) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(new org.apache.hadoop.fs.Path(location), conf)) {
+      op.run(m, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private interface Op {
+    void run(CheckpointMaintenance m, PrintStream out) throws IOException;
+  }
+
+  private static Map<String, String> etags(S3TestBucket bucket, String relative) {
+    Map<String, String> m = new TreeMap<>();
+    bucket.client().listObjectsV2(bucket.name(), bucket.key(relative)).getObjectSummaries()
+        .forEach(o -> m.put(o.getKey(), o.getETag()));
+    return m;
+  }
+
+  /**
+   * With Spark's default state store ({@code .delta} files) and with RocksDB with changelog checkpointing
+   * ({@code .changelog} files, {@code .zip} snapshots and their SST files).
+   */
+  @ParameterizedTest(name = "{0} state store")
+  @ValueSource(strings = {"hdfs", "rocksdb"})
+  void aStockS3aCheckpointIsAdoptedAndItsQueryResumesExactlyOnCkpt(String stateStore, S3TestBucket bucket,
+      @TempDir Path input) throws Exception {
+    Map<String, String> stateConf = new HashMap<>();
+    if ("rocksdb".equals(stateStore)) {
+      stateConf.put("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
+      stateConf.put("spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled", "true");
+    }
+    inBatch3 = new CountDownLatch(1);
+    releaseBatch3 = new CountDownLatch(1);
+    StreamInput in = new StreamInput(input);
+    String source = bucket.s3a("old/q1");
+    String target = "ckpt://" + bucket.name() + "/" + bucket.prefix() + "ckpt/q1";
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
+      Configuration conf = new Configuration();
+      proxied.s3aOptions().forEach(conf::set);
+      conf.set("fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
+      conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+      CheckpointImport.Options idleNow = new CheckpointImport.Options(false, false, Duration.ZERO);
+
+      // 1. Stock Spark on s3a:// (no ckpt setting): batches 0 to 2, then batch 3 held in flight.
+      try (SparkSession spark = SparkSessions.local("import-stock", "local[2]", proxied.s3aOptions(), stateConf)) {
+        CountingQuery.clear();
+        StreamingQuery q = CountingQuery.start(spark, input, source, id -> {
+          if (id == 3) {
+            inBatch3.countDown();
+            releaseBatch3.await(120, TimeUnit.SECONDS);
+          }
+        });
+        try {
+          for (int i = 0; i < 3; i++) {
+            in.addFile(i);
+          }
+          q.processAllAvailable();
+          CheckpointImportException fresh = assertThrows(CheckpointImportException.class,
+              () -> run(conf, target, (m, out) -> m.importFrom(URI.create(source), CheckpointImport.Options.defaults(),
+                  out)));
+          assertTrue(fresh.forceable() && fresh.reasons().size() == 1
+              && fresh.reasons().get(0).contains(" s ago, less than the idle time (300 s)"), fresh.getMessage());
+
+          in.addFile(3);
+          assertTrue(inBatch3.await(120, TimeUnit.SECONDS), "batch 3 runs");
+          CheckpointImportException live = assertThrows(CheckpointImportException.class,
+              () -> run(conf, target, (m, out) -> m.importFrom(URI.create(source), idleNow, out)));
+          assertEquals(List.of(source.replace("s3a://", "s3://") + "/: offsets/3 has no commits/3: the query is"
+              + " running batch 3, or was stopped or failed in its middle (Spark then runs it again)"), live.reasons(),
+              live.getMessage());
+          releaseBatch3.countDown();
+          q.processAllAvailable();
+        } finally {
+          releaseBatch3.countDown();
+          q.stop();
+        }
+        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
+        assertEquals(List.of(0L, 1L, 2L, 3L), CountingQuery.batches());
+        assertEquals(StreamInput.expectedCounts(4), CountingQuery.lastCounts());
+      }
+      assertTrue(bucket.listKeys(".ckpt/").stream().noneMatch(k -> k.startsWith(bucket.key(".ckpt/dirs/import-"))),
+          "the refused imports wrote nothing");
+
+      // 2. The import, counted at the proxy.
+      Map<String, String> before = etags(bucket, "old/q1/");
+      String stateFile = "rocksdb".equals(stateStore) ? "/4.changelog" : "/4.delta";
+      assertEquals(4, before.keySet().stream().filter(k -> k.endsWith(stateFile)).count(),
+          "each partition's state of batch 3 as " + stateStore + " writes it: " + before.keySet());
+      proxied.runStoreChecks();
+      CheckpointImport.Result[] result = new CheckpointImport.Result[1];
+      String out = run(conf, target, (m, o) -> result[0] = m.importFrom(URI.create(source), idleNow, o));
+      RequestCounts used = proxied.proxy().counts();
+      List<SeenRequest> seen = proxied.proxy().requests();
+      assertEquals(Outcome.IMPORTED, result[0].outcome(), out);
+      assertEquals(before, etags(bucket, "old/q1/"), "no object of the source rewritten, added or deleted");
+      assertEquals(before.size(), result[0].files(), out);
+      assertEquals(0, used.of(S3Operation.COPY) + used.of(S3Operation.DELETE) + used.of(S3Operation.BULK_DELETE)
+          + used.of(S3Operation.MULTIPART_INITIATE), used.toString());
+      for (SeenRequest r : seen) {
+        if (r.operation() == S3Operation.PUT) {
+          assertTrue(r.request().key().startsWith(bucket.key(".ckpt/dirs/")), "only manifests are PUT: " + r);
+        }
+      }
+      // one manifest per directory, the new parent "ckpt" (its manifest and the root's entry), the link
+      assertEquals(result[0].directories() + 3, used.of(S3Operation.PUT), used + "\n" + out);
+      assertEquals(1, used.of(S3Operation.LIST), used.toString());
+      assertEquals(2, used.of(S3Operation.HEAD), "the entries after the newest batch: " + used);
+      // the target's parent, read once (it does not exist), and the bucket, checked once when the store opens
+      assertEquals(1, used.of(S3Operation.GET), used.toString());
+      assertEquals(used.of(S3Operation.PUT) + 5, used.total(), used.toString());
+      System.out.println("checkpoint import of a stock checkpoint (" + stateStore + ", 4 batches, 4 partitions): "
+          + used + "\n" + out);
+
+      String again = run(conf, target, (m, o) -> result[0] = m.importFrom(URI.create(source), idleNow, o));
+      assertEquals(Outcome.ALREADY_IMPORTED, result[0].outcome(), again);
+
+      // 3. The same query on ckpt:// with the ckpt settings: batch 4 next, exact counts.
+      Map<String, String> ckptConf = ObjectCommitCheckpoints.s3().sparkConf();
+      ckptConf.putAll(stateConf);
+      try (SparkSession spark = SparkSessions.local("import-resumed", "local[2]", proxied.s3aOptions(), ckptConf)) {
+        CountingQuery.clear();
+        StreamingQuery q = CountingQuery.start(spark, input, target);
+        try {
+          in.addFile(4);
+          q.processAllAvailable();
+        } finally {
+          q.stop();
+        }
+        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
+        assertEquals(List.of(4L), CountingQuery.batches(), "continues with the next batch, none again");
+        assertEquals(StreamInput.expectedCounts(5), CountingQuery.lastCounts(), "with its state");
+      }
+
+      // 4. gc deletes no adopted object; verify reports one deleted behind objectcommit's back.
+      String root = "ckpt://" + bucket.name() + "/";
+      run(conf, root, (m, o) -> m.gc(Duration.ZERO, false, o));
+      Map<String, String> after = etags(bucket, "old/q1/");
+      assertTrue(after.entrySet().containsAll(before.entrySet()), "gc and the resumed query kept every adopted"
+          + " object (no retention deletion in 5 batches): " + before.keySet() + " " + after.keySet());
+      String ok = run(conf, target, (m, o) -> assertEquals(List.of(), m.verify(o)));
+      assertTrue(ok.endsWith(": OK\n"), ok);
+      bucket.client().deleteObject(bucket.name(), bucket.key("old/q1/commits/2"));
+      String bad = run(conf, target, (m, o) -> assertEquals(1, m.verify(o).size()));
+      assertTrue(bad.contains("PROBLEM /" + bucket.prefix() + "ckpt/q1/commits/2: data object s3://" + bucket.name()
+          + "/" + bucket.key("old/q1/commits/2") + " is missing (adopted by checkpoint import"), bad);
+      assertFalse(bad.endsWith(": OK\n"), bad);
+    }
+  }
+}

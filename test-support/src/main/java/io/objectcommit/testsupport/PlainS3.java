@@ -16,6 +16,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -35,7 +36,7 @@ public final class PlainS3 {
   }
 
   /** One page of a ListObjectsV2 answer. */
-  record ListPage(List<String> keys, boolean truncated, String nextToken) {
+  record ListPage(List<String> keys, List<String> etags, boolean truncated, String nextToken) {
   }
 
   /**
@@ -130,17 +131,28 @@ public final class PlainS3 {
 
   /** As {@link #listKeys(String, String)}, asking for at most {@code pageSize} keys a request. */
   List<String> listKeys(String bucket, String prefix, int pageSize) {
-    List<String> keys = new ArrayList<>();
+    return new ArrayList<>(list(bucket, prefix, pageSize).keySet());
+  }
+
+  /** Keys under {@code prefix} with their ETags (as S3 sends them, quotes removed), in key order. */
+  public Map<String, String> listETags(String bucket, String prefix) {
+    return list(bucket, prefix, 1000);
+  }
+
+  private Map<String, String> list(String bucket, String prefix, int pageSize) {
+    Map<String, String> entries = new LinkedHashMap<>();
     String token = null;
     ListPage page;
     do {
       String query = "list-type=2&max-keys=" + pageSize + "&prefix=" + SigV4Signer.encode(prefix, false)
           + (token == null ? "" : "&continuation-token=" + SigV4Signer.encode(token, false));
       page = parseListPage(utf8(send("ListObjectsV2", "GET", bucket, "", query, null)));
-      keys.addAll(page.keys());
+      for (int i = 0; i < page.keys().size(); i++) {
+        entries.put(page.keys().get(i), page.etags().get(i));
+      }
       token = page.nextToken();
     } while (page.truncated() && token != null);
-    return keys;
+    return entries;
   }
 
   /**
@@ -270,11 +282,15 @@ public final class PlainS3 {
   static ListPage parseListPage(String xml) {
     Element root = parse(xml);
     List<String> keys = new ArrayList<>();
+    List<String> etags = new ArrayList<>();
     NodeList contents = root.getElementsByTagName("Contents");
     for (int i = 0; i < contents.getLength(); i++) {
       keys.add(text((Element) contents.item(i), "Key"));
+      String etag = text((Element) contents.item(i), "ETag");
+      etags.add(etag == null ? null : etag.replace("\"", ""));
     }
-    return new ListPage(keys, "true".equals(text(root, "IsTruncated")), text(root, "NextContinuationToken"));
+    return new ListPage(keys, etags, "true".equals(text(root, "IsTruncated")),
+        text(root, "NextContinuationToken"));
   }
 
   static VersionPage parseVersionPage(String xml) {

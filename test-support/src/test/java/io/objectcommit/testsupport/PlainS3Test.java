@@ -18,11 +18,14 @@ class PlainS3Test {
   void aTruncatedListingGivesItsKeysAndToken() {
     PlainS3.ListPage p = PlainS3.parseListPage("<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult" + NS
         + "><Name>b</Name><Prefix>d/</Prefix><KeyCount>2</KeyCount><MaxKeys>2</MaxKeys>"
-        + "<IsTruncated>true</IsTruncated><Contents><Key>d/a &amp; b.txt</Key><Size>1</Size></Contents>"
-        + "<Contents><Key>d/c</Key><Size>0</Size></Contents>"
+        + "<IsTruncated>true</IsTruncated><Contents><Key>d/a &amp; b.txt</Key><Size>1</Size>"
+        + "<ETag>&quot;0cc175b9c0f1b6a831c399e269772661&quot;</ETag></Contents>"
+        + "<Contents><Key>d/c</Key><Size>0</Size><ETag>\"d41d8cd98f00b204e9800998ecf8427e-2\"</ETag></Contents>"
         + "<NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>"
         + "</ListBucketResult>");
     assertEquals(List.of("d/a & b.txt", "d/c"), p.keys());
+    assertEquals(List.of("0cc175b9c0f1b6a831c399e269772661", "d41d8cd98f00b204e9800998ecf8427e-2"), p.etags(),
+        "ETags without their quotes");
     assertTrue(p.truncated());
     assertEquals("1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=", p.nextToken());
   }

@@ -72,10 +72,8 @@ class CheckpointImportIT {
   }
 
   private static Map<String, String> etags(S3TestBucket bucket, String relative) {
-    Map<String, String> m = new TreeMap<>();
-    bucket.client().listObjectsV2(bucket.name(), bucket.key(relative)).getObjectSummaries()
-        .forEach(o -> m.put(o.getKey(), o.getETag()));
-    return m;
+    // the plain client: no SDK v1 type in this class, which the Spark 4 lines (SDK v2 only) must link
+    return new TreeMap<>(bucket.plain().listETags(bucket.name(), bucket.key(relative)));
   }
 
   /**
@@ -155,7 +153,8 @@ class CheckpointImportIT {
       List<SeenRequest> seen = proxied.proxy().requests();
       assertEquals(Outcome.IMPORTED, result[0].outcome(), out);
       assertEquals(before, etags(bucket, "old/q1/"), "no object of the source rewritten, added or deleted");
-      assertEquals(before.size(), result[0].files(), out);
+      // S3A from Hadoop 3.4 (the Spark 4 lines) keeps directory markers (empty "dir/" objects): not files
+      assertEquals(before.keySet().stream().filter(k -> !k.endsWith("/")).count(), result[0].files(), out);
       assertEquals(0, used.of(S3Operation.COPY) + used.of(S3Operation.DELETE) + used.of(S3Operation.BULK_DELETE)
           + used.of(S3Operation.MULTIPART_INITIATE), used.toString());
       for (SeenRequest r : seen) {
@@ -201,7 +200,7 @@ class CheckpointImportIT {
           + " object (no retention deletion in 5 batches): " + before.keySet() + " " + after.keySet());
       String ok = run(conf, target, (m, o) -> assertEquals(List.of(), m.verify(o)));
       assertTrue(ok.endsWith(": OK\n"), ok);
-      bucket.client().deleteObject(bucket.name(), bucket.key("old/q1/commits/2"));
+      bucket.plain().deleteObject(bucket.name(), bucket.key("old/q1/commits/2"));
       String bad = run(conf, target, (m, o) -> assertEquals(1, m.verify(o).size()));
       assertTrue(bad.contains("PROBLEM /" + bucket.prefix() + "ckpt/q1/commits/2: data object s3://" + bucket.name()
           + "/" + bucket.key("old/q1/commits/2") + " is missing (adopted by checkpoint import"), bad);

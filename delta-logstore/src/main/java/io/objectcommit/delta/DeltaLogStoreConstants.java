@@ -26,13 +26,13 @@ public final class DeltaLogStoreConstants {
   public static final String LOG_STORE_CLASS = "io.objectcommit.delta.ConditionalPutLogStore";
 
   /**
-   * The store guarantees the log store asks for when it first opens a bucket (docs/stores.md): a commit file is
-   * created with {@code If-None-Match: *} (a large one through a multipart upload completed under the same
-   * condition), and of writers racing for one version exactly one must win. Not a setting.
+   * The store guarantees the log store asks for when it first opens a bucket (docs/stores.md, "Who needs what"): a
+   * commit file is created with {@code If-None-Match: *}, and of writers racing for one version exactly one must
+   * win. A commit above the multipart threshold needs {@code IF_NONE_MATCH_COMPLETE} too, which the store checks at
+   * that write, as for every component. Not a setting.
    */
   public static final Set<StoreGuarantee> STORE_GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
-      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.IF_NONE_MATCH_COMPLETE,
-      StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE));
+      StoreGuarantee.IF_NONE_MATCH_PUT, StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE));
 
   /**
    * Where, under a table's root, the store guarantee check writes (and deletes) its probe objects when it runs for

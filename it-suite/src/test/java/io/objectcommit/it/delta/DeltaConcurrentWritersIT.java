@@ -37,10 +37,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Several Spark applications, each in its own JVM, append concurrently to one Delta table on S3 (LocalStack through
  * the fault proxy: 503s and connection resets after the store applied the PUT on the commit files, latency on every
- * request). Delta's optimistic concurrency makes writers race for each version; only the log store decides who wins.
+ * request). Two more applications meanwhile UPDATE the rows the table was created with, which conflict with each
+ * other (both rewrite one file). Delta's optimistic concurrency makes writers race for each version; only the log
+ * store decides who wins.
  *
  * <p>With {@code ConditionalPutLogStore}: every transaction a writer was told succeeded is in the log exactly once,
- * the versions are contiguous, the row counts exact. With Delta's default {@code S3SingleDriverLogStore} in the same
+ * the versions are contiguous, the row counts exact; every append commits (blind appends never conflict), an UPDATE
+ * fails only with Delta's concurrent-modification exception, and each committed UPDATE is applied exactly once. With Delta's default {@code S3SingleDriverLogStore} in the same
  * scenario (the stock contender): two writers that both see a version free both write it, the later overwrites the
  * earlier, and the earlier writer's transaction is lost although Delta reported it committed; the test asserts that
  * the table holds exactly the transactions its log names and records how many were lost (docs/reliability.md).
@@ -54,6 +57,11 @@ class DeltaConcurrentWritersIT {
   private static final int WRITERS = 4;
   private static final int TRANSACTIONS = 10;
   private static final long ROWS = 100;
+  /** Updaters (each its own JVM) beside the appenders, and their UPDATEs each, of the rows seeded at creation. */
+  private static final int UPDATERS = 2;
+  private static final int UPDATES = 3;
+  /** The sum of the seeded rows' ids at creation (0 .. ROWS-1); each committed UPDATE adds ROWS. */
+  private static final long SEEDED_SUM = ROWS * (ROWS - 1) / 2;
 
   /** The faults on the commit files' PUTs, and latency on every request (which widens the stock store's race). */
   private static FaultPlan faults() {
@@ -67,14 +75,25 @@ class DeltaConcurrentWritersIT {
   @Test
   void everyCommittedTransactionIsInTheLogExactlyOnce(S3TestBucket bucket, @TempDir Path dir) throws Exception {
     Outcome o = runWriters(bucket, dir, DeltaTables.OBJECTCOMMIT_LOG_STORE, "conditional-put");
-    assertEquals(o.expected, o.succeeded, "every writer was told every transaction committed: " + o.failures);
-    assertEquals(WRITERS * TRANSACTIONS + 1, o.commits.size(), "versions 0.." + WRITERS * TRANSACTIONS);
+    assertEquals(List.of(), o.failures, "appends never conflict: every one committed");
+    assertEquals(o.expected, o.succeeded, "every writer was told every append committed");
+    for (String f : o.updateFailures) {
+      // Delta's documented outcome for an UPDATE whose files another UPDATE rewrote meanwhile: a concurrent
+      // modification exception (ConcurrentDeleteReadException, ConcurrentAppendException...), not retried.
+      assertTrue(f.contains("Concurrent"), "an update failed only on Delta's conflict detection: " + f);
+    }
+    Set<String> all = new TreeSet<>(o.expected);
+    all.addAll(o.updated);
+    assertEquals(all.size() + 1, o.commits.size(), "versions 0.." + all.size() + ": " + o.commits);
     for (int v = 0; v < o.commits.size(); v++) {
       assertEquals(v, o.commits.get(v).version, "contiguous versions: " + o.commits);
     }
-    assertEquals(o.expected, new TreeSet<>(o.committed), "each transaction in the log");
-    assertEquals(o.committed.size(), o.expected.size(), "none twice: " + o.committed);
-    assertEquals(rowsOf(o.expected), o.rows, "the table's rows: each transaction's, exactly once");
+    assertEquals(all, new TreeSet<>(o.committed), "each transaction reported committed is in the log");
+    assertEquals(o.committed.size(), all.size(), "none twice: " + o.committed);
+    assertEquals(rowsOf(o.expected), o.rows, "the table's appended rows: each transaction's, exactly once");
+    assertEquals(SEEDED_SUM + ROWS * o.updated.size(), o.seededSum,
+        "each committed UPDATE applied exactly once, none lost: " + o.updated + ", failed " + o.updateFailures);
+    assertEquals(ROWS, o.seededRows);
     assertTrue(o.injected > 0, "faults were injected on the commit files: " + o.injected);
   }
 
@@ -84,19 +103,27 @@ class DeltaConcurrentWritersIT {
     Outcome o = runWriters(bucket, dir, DeltaTables.STOCK_LOG_STORE, "stock-single-driver");
     Set<String> inLog = new TreeSet<>(o.committed);
     assertEquals(o.committed.size(), inLog.size(), "no transaction twice in the log: " + o.committed);
-    assertTrue(o.succeeded.containsAll(inLog), "the log names only transactions a writer committed");
-    assertEquals(rowsOf(inLog), o.rows, "the table holds exactly the transactions its log names");
-    Set<String> lost = new TreeSet<>(o.succeeded);
+    Set<String> reported = new TreeSet<>(o.succeeded);
+    reported.addAll(o.updated);
+    assertTrue(reported.containsAll(inLog), "the log names only transactions a writer committed");
+    Set<String> appendsInLog = new TreeSet<>(inLog);
+    appendsInLog.retainAll(o.expected);
+    Set<String> updatesInLog = new TreeSet<>(inLog);
+    updatesInLog.retainAll(o.updated);
+    assertEquals(rowsOf(appendsInLog), o.rows, "the table holds exactly the appends its log names");
+    assertEquals(SEEDED_SUM + ROWS * updatesInLog.size(), o.seededSum, "and exactly the updates its log names");
+    Set<String> lost = new TreeSet<>(reported);
     lost.removeAll(inLog);
     for (int v = 0; v < o.commits.size(); v++) {
       assertEquals(v, o.commits.get(v).version, "versions stay contiguous (a lost commit was overwritten)");
     }
     // Recorded, not required: whether two writers meet in the race window depends on timing.
-    LOG.warn("S3SingleDriverLogStore, {} writers x {} transactions in separate JVMs: {} reported committed, {} in the"
-        + " log, {} lost {}", WRITERS, TRANSACTIONS, o.succeeded.size(), inLog.size(), lost.size(), lost);
+    LOG.warn("S3SingleDriverLogStore, {} writers x {} appends and {} x {} updates in separate JVMs: {} reported"
+        + " committed, {} in the log, {} lost {}; updates failed {}", WRITERS, TRANSACTIONS, UPDATERS, UPDATES,
+        reported.size(), inLog.size(), lost.size(), lost, o.updateFailures);
     Files.writeString(Path.of("target", "delta-stock-log-store-losses.txt"), String.format(
-        "S3SingleDriverLogStore %d writers x %d: reported committed %d, in log %d, lost %d %s%n", WRITERS,
-        TRANSACTIONS, o.succeeded.size(), inLog.size(), lost.size(), lost));
+        "S3SingleDriverLogStore %d writers x %d appends, %d x %d updates: reported committed %d, in log %d, lost %d"
+        + " %s%n", WRITERS, TRANSACTIONS, UPDATERS, UPDATES, reported.size(), inLog.size(), lost.size(), lost));
   }
 
   @Test
@@ -122,7 +149,7 @@ class DeltaConcurrentWritersIT {
       proxied.proxy().requests().forEach(r -> all.merge(r.operation(), 1L, Long::sum));
       LOG.info("Delta appends through ConditionalPutLogStore: {} requests for {} commits (data files and Delta's"
           + " reads included): {}", proxied.proxy().requests().size(), commits, all);
-      assertEquals(commits * ROWS, spark.read().format("delta").load(table).count());
+      assertEquals((commits + 1) * ROWS, spark.read().format("delta").load(table).count(), "seeded and appended");
     }
   }
 
@@ -133,6 +160,10 @@ class DeltaConcurrentWritersIT {
     final Set<String> expected = new TreeSet<>();
     final Set<String> succeeded = new TreeSet<>();
     final List<String> failures = new ArrayList<>();
+    final Set<String> updated = new TreeSet<>();
+    final List<String> updateFailures = new ArrayList<>();
+    long seededSum;
+    long seededRows;
     List<DeltaTables.Commit> commits;
     final List<String> committed = new ArrayList<>();
     Map<String, Long> rows;
@@ -146,7 +177,8 @@ class DeltaConcurrentWritersIT {
   }
 
   private static void createTable(SparkSession spark, String table) {
-    spark.range(0, 0, 1, 1).selectExpr("0 as writer", "0 as seq", "id").write().format("delta")
+    spark.range(0, ROWS, 1, 1).selectExpr(DeltaUpdater.SEEDED_WRITER + " as writer", "0 as seq", "id").write()
+        .format("delta")
         .option("userMetadata", "create").save(table);
   }
 
@@ -177,6 +209,38 @@ class DeltaConcurrentWritersIT {
           o.expected.add(DeltaAppender.txn(w, s));
         }
       }
+      List<Process> updaters = new ArrayList<>();
+      for (int u = 0; u < UPDATERS; u++) {
+        List<String> cmd = ChildJvms.javaCommand(DeltaUpdater.class);
+        cmd.add(table);
+        cmd.add(Integer.toString(u));
+        cmd.add(Integer.toString(UPDATES));
+        cmd.add(dir.resolve("updater-" + u + ".report").toString());
+        proxied.s3aOptions().forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
+        sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("updater-" + u + ".out").toFile());
+        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        updaters.add(pb.start());
+      }
+      for (int u = 0; u < UPDATERS; u++) {
+        Process p = updaters.get(u);
+        boolean done = p.waitFor(600, TimeUnit.SECONDS);
+        if (!done) {
+          updaters.forEach(Process::destroyForcibly);
+          writers.forEach(Process::destroyForcibly);
+        }
+        String out = Files.readString(dir.resolve("updater-" + u + ".out"));
+        assertTrue(done && p.exitValue() == 0, "updater " + u + " ran to its end:\n" + tail(out));
+        for (String line : Files.readAllLines(dir.resolve("updater-" + u + ".report"))) {
+          String[] parts = line.split(" ", 2);
+          if (parts[1].equals("ok")) {
+            o.updated.add(parts[0]);
+          } else {
+            o.updateFailures.add(line);
+          }
+        }
+      }
       for (int w = 0; w < WRITERS; w++) {
         Process p = writers.get(w);
         boolean done = p.waitFor(600, TimeUnit.SECONDS);
@@ -203,12 +267,17 @@ class DeltaConcurrentWritersIT {
         }
       }
       Map<String, Long> rows = new HashMap<>();
-      for (Row r : spark.read().format("delta").load(table).groupBy("writer", "seq").count().collectAsList()) {
+      Row seeded = spark.read().format("delta").load(table).where("writer = " + DeltaUpdater.SEEDED_WRITER)
+          .selectExpr("count(*)", "sum(id)").collectAsList().get(0);
+      o.seededRows = seeded.getLong(0);
+      o.seededSum = seeded.getLong(1);
+      for (Row r : spark.read().format("delta").load(table).where("writer <> " + DeltaUpdater.SEEDED_WRITER)
+          .groupBy("writer", "seq").count().collectAsList()) {
         rows.put(DeltaAppender.txn(r.getInt(0), r.getInt(1)), r.getLong(2));
       }
       o.rows = new TreeMap<>(rows);
-      LOG.info("{}: {} reported committed, {} failed, log {}, faults injected {}", name, o.succeeded.size(),
-          o.failures.size(), o.commits, proxied.proxy().injectedErrors());
+      LOG.info("{}: appends {} reported committed, {} failed; updates {} committed, failed {}; log {}", name,
+          o.succeeded.size(), o.failures.size(), o.updated, o.updateFailures, o.commits);
     }
     return o;
   }

@@ -177,8 +177,10 @@ class DeltaConcurrentWritersIT {
   }
 
   private static void createTable(SparkSession spark, String table) {
+    // Partitioned by writer: the appends (partitions 0..3) never touch what the updaters read (partition 99), so
+    // Delta lets an UPDATE commit beside them, and the updaters conflict only with each other.
     spark.range(0, ROWS, 1, 1).selectExpr(DeltaUpdater.SEEDED_WRITER + " as writer", "0 as seq", "id").write()
-        .format("delta")
+        .format("delta").partitionBy("writer")
         .option("userMetadata", "create").save(table);
   }
 

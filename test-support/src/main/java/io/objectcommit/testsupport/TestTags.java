@@ -52,6 +52,12 @@ public final class TestTags {
    */
   public static final String AWS_SDK_V2 = "aws-sdk-v2";
 
+  /**
+   * A Spark IT that runs Delta Lake ({@code delta-spark}, a test dependency of the Spark 3.5 line only): left out on
+   * the Spark 4 lines until they get their Delta 4.x.
+   */
+  public static final String DELTA = "delta";
+
   private TestTags() {
   }
 }

@@ -20,6 +20,8 @@ public final class AuditContext {
   public static final String DIRECT = "direct";
   /** The staging committer: {@value}. */
   public static final String STAGING = "staging";
+  /** The Delta Lake log store ({@code io.objectcommit.delta.ConditionalPutLogStore}): {@value}. */
+  public static final String DELTA = "delta";
   /** The {@code objectcommit} command: {@value}. */
   public static final String CLI = "cli";
   /** A program using the store module directly ({@code ObjectStores.open} without a context): {@value}. */

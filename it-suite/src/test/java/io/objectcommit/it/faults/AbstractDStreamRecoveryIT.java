@@ -3,16 +3,10 @@ package io.objectcommit.it.faults;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.proxy.FaultPlan;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.streaming.Checkpoint;
@@ -36,15 +30,13 @@ import scala.reflect.ClassTag$;
 public abstract class AbstractDStreamRecoveryIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(AbstractDStreamRecoveryIT.class);
-  /** A DStream checkpoint file; object keys of the checkpoint FileSystem carry a "~unique" suffix. */
-  private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d+)(\\.bk)?(~[0-9a-f]+)?$");
   public static final long SEED = 5;
   public static final long CONSISTENT_MS = 2_500;
   public static final long LAGGING_MS = 2_000;
 
   /** What recovery chose. */
   public static final class Outcome {
-    /** Time of the newest checkpoint in the store when the application stopped. */
+    /** Time of the checkpoint recovery uses while listings are consistent: the newest one in the store. */
     public final long latestWritten;
     /** Time of the checkpoint recovery used, or -1 if getOrCreate created a fresh context. */
     public final long recovered;
@@ -77,32 +69,27 @@ public abstract class AbstractDStreamRecoveryIT {
     return conf;
   }
 
-  /** The newest checkpoint file in the directory, listed through the contender's file system while consistent. */
-  private long latestIn(String dir, ProxiedBucket proxied) throws IOException {
-    Configuration c = new Configuration();
-    proxied.s3aOptions().forEach(c::set);
-    contender().sparkConf().forEach((k, v) -> {
-      if (k.startsWith("spark.hadoop.")) {
-        c.set(k.substring("spark.hadoop.".length()), v);
-      }
-    });
-    Path p = new Path(dir);
-    List<String> names = new ArrayList<>();
-    for (FileStatus st : p.getFileSystem(c).listStatus(p)) {
-      names.add(st.getPath().getName());
-    }
-    return latest(names);
+  /** What one {@code getOrCreate} recovered: the checkpoint's time (-1: a fresh context), or its failure. */
+  private record Recovery(long time, Throwable failure) {
   }
 
-  private static long latest(List<String> keys) {
-    long max = -1;
-    for (String k : keys) {
-      Matcher m = CHECKPOINT.matcher(k);
-      if (m.find()) {
-        max = Math.max(max, Long.parseLong(m.group(1)));
+  private static Recovery recover(String dir, SparkConf conf, Configuration hadoopConf) {
+    AtomicBoolean fresh = new AtomicBoolean();
+    JavaStreamingContext again = null;
+    try {
+      again = JavaStreamingContext.getOrCreate(dir, () -> {
+        fresh.set(true);
+        return new JavaStreamingContext(conf, Durations.milliseconds(500));
+      }, hadoopConf);
+      Checkpoint cp = again.ssc().initialCheckpoint();
+      return new Recovery(fresh.get() || cp == null ? -1 : cp.checkpointTime().milliseconds(), null);
+    } catch (Exception e) { // Spark's checked exceptions are not declared by Scala
+      return new Recovery(-1, e);
+    } finally {
+      if (again != null) {
+        again.stop(true, false);
       }
     }
-    return max;
   }
 
   @Test
@@ -126,9 +113,6 @@ public abstract class AbstractDStreamRecoveryIT {
       } finally {
         ssc.stop(true, true);
       }
-      long latestWritten = latestIn(dir, proxied);
-
-      proxied.proxy().setFaults(FaultPlan.builder(SEED).listingInconsistency(Duration.ofSeconds(60)).build());
       Configuration hadoopConf = new Configuration();
       proxied.s3aOptions().forEach(hadoopConf::set);
       contender().sparkConf().forEach((k, v) -> {
@@ -136,24 +120,19 @@ public abstract class AbstractDStreamRecoveryIT {
           hadoopConf.set(k.substring("spark.hadoop.".length()), v);
         }
       });
-      AtomicBoolean fresh = new AtomicBoolean();
-      long recovered = -1;
-      Throwable failure = null;
-      JavaStreamingContext again = null;
-      try {
-        again = JavaStreamingContext.getOrCreate(dir, () -> {
-          fresh.set(true);
-          return new JavaStreamingContext(conf, Durations.milliseconds(500));
-        }, hadoopConf);
-        Checkpoint cp = again.ssc().initialCheckpoint();
-        recovered = fresh.get() || cp == null ? -1 : cp.checkpointTime().milliseconds();
-      } catch (Exception e) { // Spark's checked exceptions are not declared by Scala
-        failure = e;
-      } finally {
-        if (again != null) {
-          again.stop(true, false);
-        }
+      // The reference: what recovery uses while listings are consistent. Not the newest file's name: Spark names
+      // a checkpoint file after the newest batch time it has seen, so when its writer lags behind the batches
+      // (a loaded machine) the newest file holds an older batch's checkpoint.
+      Recovery consistent = recover(dir, conf, hadoopConf);
+      if (consistent.failure != null) {
+        throw new AssertionError("recovery with consistent listings failed", consistent.failure);
       }
+
+      proxied.proxy().setFaults(FaultPlan.builder(SEED).listingInconsistency(Duration.ofSeconds(60)).build());
+      Recovery lagging = recover(dir, conf, hadoopConf);
+      long latestWritten = consistent.time;
+      long recovered = lagging.time;
+      Throwable failure = lagging.failure;
       Outcome o = new Outcome(latestWritten, recovered, failure);
       LOG.info("{}: DStream recovery under listing inconsistency: {}", contender().name(), o);
       verify(o);

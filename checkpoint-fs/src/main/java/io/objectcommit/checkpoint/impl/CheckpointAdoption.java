@@ -351,7 +351,7 @@ public final class CheckpointAdoption {
         + "\n" + rel).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static CheckpointImportException refused(String path, List<String> reasons, boolean forceable) {
+  static CheckpointImportException refused(String path, List<String> reasons, boolean forceable) {
     StringBuilder msg = new StringBuilder("import refused, nothing written:");
     for (String r : reasons) {
       msg.append("\n  - ").append(r);

@@ -116,7 +116,8 @@ public final class LocalCheckpointAdoption {
     }
     StreamingCheckpointLayout.Findings f = StreamingCheckpointLayout.check(rels);
     for (Map.Entry<String, String> m : f.missing.entrySet()) {
-      if (!m.getKey().endsWith("/") && Files.exists(src.resolve(m.getKey()), LinkOption.NOFOLLOW_LINKS)) {
+      if (StreamingCheckpointLayout.isLookup(m.getKey())
+          && Files.exists(src.resolve(m.getKey()), LinkOption.NOFOLLOW_LINKS)) {
         problems.add(src.resolve(m.getKey()) + " exists but the directory listing did not show it: the listing lags"
             + " (an NFS client's directory cache); run the import again later");
       } else {

@@ -161,6 +161,7 @@ class CheckpointImportIT {
       RequestCounts used = proxied.proxy().counts();
       List<SeenRequest> seen = proxied.proxy().requests();
       assertEquals(Outcome.IMPORTED, result[0].outcome(), out);
+      assertTrue(out.contains("; 1 source logs and 4 state stores checked"), "each partition's state store: " + out);
       assertEquals(before, etags(bucket, "old/q1/"), "no object of the source rewritten, added or deleted");
       // S3A from Hadoop 3.4 (the Spark 4 lines) keeps directory markers (empty "dir/" objects): not files
       assertEquals(before.keySet().stream().filter(k -> !k.endsWith("/")).count(), result[0].files(), out);

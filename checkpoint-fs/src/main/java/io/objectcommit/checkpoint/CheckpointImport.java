@@ -65,7 +65,12 @@ public final class CheckpointImport {
       /** The target already was this import (a second run, or one a concurrent run finished): nothing written. */
       ALREADY_IMPORTED,
       /** A dry run: the plan was printed, nothing written. */
-      PLANNED
+      PLANNED,
+      /**
+       * The local-path backend's target directory is the source itself: checked, nothing written (the backend names
+       * the files where they are).
+       */
+      IN_PLACE
     }
 
     private final Outcome outcome;
@@ -103,7 +108,10 @@ public final class CheckpointImport {
       return directories;
     }
 
-    /** Manifests this run wrote (fewer than {@link #directories()} when it resumed an interrupted run). */
+    /**
+     * Manifests this run wrote (fewer than {@link #directories()} when it resumed an interrupted run); on the
+     * local-path backend, the hard links it made (fewer than {@link #files()} when it resumed one).
+     */
     public long manifestsWritten() {
       return manifestsWritten;
     }

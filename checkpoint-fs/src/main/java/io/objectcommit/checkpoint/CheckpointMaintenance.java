@@ -2,6 +2,7 @@ package io.objectcommit.checkpoint;
 
 import io.objectcommit.checkpoint.impl.Backend;
 import io.objectcommit.checkpoint.impl.CheckpointAdoption;
+import io.objectcommit.checkpoint.impl.LocalCheckpointAdoption;
 import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
 import io.objectcommit.checkpoint.impl.ManifestInspector;
@@ -81,19 +82,18 @@ public final class CheckpointMaintenance implements AutoCloseable {
   }
 
   /**
-   * Adopts the stopped query's checkpoint at {@code source} ({@code s3a://bucket/prefix}, the bucket of this
-   * location) as this location, without copying or rewriting its objects: see {@link CheckpointImport}. Prints the
-   * plan, progress and outcome.
+   * Adopts the stopped query's checkpoint at {@code source} as this location, without copying or rewriting its
+   * files: see {@link CheckpointImport}. On the S3 backend the source is {@code s3a://bucket/prefix} (the bucket of
+   * this location; manifests name its objects), on the local-path backend {@code file:///dir} (its files are
+   * hard-linked under this location's directory, on the same file system). Prints the plan, progress and outcome.
    *
    * @throws CheckpointImportException when it refuses (nothing written): the source looks live (unless
    *     {@code force}), lacks a file its query needs, the listing lags, or this location exists
-   * @throws UnsupportedOperationException on the local-path backend (not yet)
    */
   public CheckpointImport.Result importFrom(URI source, CheckpointImport.Options options, PrintStream out)
       throws IOException {
-    if (!(backend instanceof ManifestBackend)) {
-      throw new UnsupportedOperationException("checkpoint import into " + backend.describe() + " is not supported"
-          + " yet: only the S3 backend adopts checkpoints");
+    if (backend instanceof LocalPathBackend) {
+      return new LocalCheckpointAdoption((LocalPathBackend) backend).run(source, path, options, out);
     }
     return new CheckpointAdoption((ManifestBackend) backend).run(source, path, options, out);
   }

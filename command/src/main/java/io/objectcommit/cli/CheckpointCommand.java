@@ -17,8 +17,8 @@ final class CheckpointCommand implements Subcommand {
 
   static final String HELP = String.join("\n",
       "Usage: objectcommit checkpoint ls|verify|gc ckpt://<authority>/<path> [--min-age 1h] [--dry-run]",
-      "       objectcommit checkpoint import s3a://<bucket>/<path> ckpt://<bucket>/<path> [--dry-run] [--force]",
-      "                  [--idle 5m]",
+      "       objectcommit checkpoint import s3a://<bucket>/<path>|file:///<path> ckpt://<authority>/<path>",
+      "                  [--dry-run] [--force] [--idle 5m]",
       "",
       "Inspects and maintains a checkpoint location of the checkpoint FileSystem.",
       "  ls       print the logical tree with sizes",
@@ -27,8 +27,9 @@ final class CheckpointCommand implements Subcommand {
       "  gc       delete objects no manifest refers to (object stores) or stale temporary files (local paths);",
       "           on S3, also count the noncurrent versions and delete markers a versioned bucket keeps of the",
       "           checkpoint's objects (gc does not delete them: a lifecycle rule does; needs s3:ListBucketVersions)",
-      "  import   adopt a stopped query's checkpoint on s3a:// (same bucket, S3 backend) as a new ckpt://",
-      "           location without copying data: manifests name the existing objects, which are never rewritten;",
+      "  import   adopt a stopped query's checkpoint on s3a:// (same bucket, S3 backend) or file:// (local-path",
+      "           backend, same file system) as a new ckpt:// location without copying data: manifests name the",
+      "           existing objects, which are never rewritten (S3), or every file is hard-linked (local path);",
       "           refuses a source that looks live, lacks a file its query needs to resume, or whose listing",
       "           lags (exit code 1); idempotent, and a second run resumes an interrupted one",
       "Options:",
@@ -104,8 +105,8 @@ final class CheckpointCommand implements Subcommand {
   private int runImport(CommandLine line, PrintStream out) throws Exception {
     List<String> args = line.positional();
     if (args.size() != 3) {
-      throw new UsageException(args.size() < 3 ? "expected the source (s3a://bucket/path) and the target"
-          + " (ckpt://bucket/path) after import"
+      throw new UsageException(args.size() < 3 ? "expected the source (s3a://bucket/path or file:///path) and"
+          + " the target (ckpt://authority/path) after import"
           : "unexpected arguments after the target: " + String.join(" ", args.subList(3, args.size())));
     }
     if (!line.values("--min-age").isEmpty()) {

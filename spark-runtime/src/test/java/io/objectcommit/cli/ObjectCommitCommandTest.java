@@ -96,8 +96,8 @@ class ObjectCommitCommandTest {
       "checkpoint ls ckpt://b/q --force|--force and --idle apply to import only",
       "checkpoint ls ckpt://b/q --verbose|unknown option --verbose (options here: --conf, --dry-run, --force, --help,"
           + " --idle, --min-age, -D)",
-      "checkpoint import s3a://b/q|expected the source (s3a://bucket/path) and the target (ckpt://bucket/path) after"
-          + " import",
+      "checkpoint import s3a://b/q|expected the source (s3a://bucket/path or file:///path) and the target"
+          + " (ckpt://authority/path) after import",
       "checkpoint import s3a://b/q ckpt://b/q x|unexpected arguments after the target: x",
       "checkpoint import s3a://b/q ckpt://b/q --min-age 1h|--min-age applies to gc only",
       "checkpoint import s3a://b/q ckpt://b/q --idle soon|--idle soon: expected a duration",

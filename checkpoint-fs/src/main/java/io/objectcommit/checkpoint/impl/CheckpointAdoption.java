@@ -136,10 +136,12 @@ public final class CheckpointAdoption {
     List<String> problems = new ArrayList<>();
     long heads = 0;
     for (Map.Entry<String, String> m : f.missing.entrySet()) {
-      heads++;
-      if (m.getKey().endsWith("/")) {
+      if (!StreamingCheckpointLayout.isLookup(m.getKey())) {
         problems.add(store.pathOf(prefix + m.getKey()) + " is missing: " + m.getValue());
-      } else if (store.head(prefix + m.getKey()).isPresent()) {
+        continue;
+      }
+      heads++;
+      if (store.head(prefix + m.getKey()).isPresent()) {
         problems.add(store.pathOf(prefix + m.getKey()) + " exists but the listing did not show it: the listing lags"
             + " behind the store; run the import again later");
       } else {
@@ -351,7 +353,7 @@ public final class CheckpointAdoption {
         + "\n" + rel).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static CheckpointImportException refused(String path, List<String> reasons, boolean forceable) {
+  static CheckpointImportException refused(String path, List<String> reasons, boolean forceable) {
     StringBuilder msg = new StringBuilder("import refused, nothing written:");
     for (String r : reasons) {
       msg.append("\n  - ").append(r);

@@ -303,7 +303,10 @@ public final class LocalPathBackend implements Backend {
     return p.normalize().startsWith(root);
   }
 
-  /** Deletes temporary files of writers that died, older than {@code minAgeMs}; returns their paths. */
+  /**
+   * Deletes temporary files of writers that died, and staging directories of imports never finished (a directory
+   * named like a temporary file: {@link LocalCheckpointAdoption}), older than {@code minAgeMs}; returns their paths.
+   */
   public List<String> removeStaleTemporaryFiles(long minAgeMs, boolean dryRun, PrintStream out)
       throws IOException {
     long cutoff = System.currentTimeMillis() - minAgeMs;
@@ -311,12 +314,16 @@ public final class LocalPathBackend implements Backend {
     try (Stream<java.nio.file.Path> s = Files.walk(root)) {
       for (java.nio.file.Path p : s.collect(Collectors.toList())) {
         String name = p.getFileName().toString();
-        if (name.startsWith(".") && name.endsWith(TMP_SUFFIX)
+        if (name.startsWith(".") && name.endsWith(TMP_SUFFIX) && Files.exists(p, LinkOption.NOFOLLOW_LINKS)
             && Files.getLastModifiedTime(p).toMillis() < cutoff) {
           stale.add(p.toString());
           out.println((dryRun ? "would delete " : "delete ") + p);
           if (!dryRun) {
-            Files.deleteIfExists(p);
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+              deleteTree(p);
+            } else {
+              Files.deleteIfExists(p);
+            }
           }
         }
       }
@@ -331,6 +338,11 @@ public final class LocalPathBackend implements Backend {
 
   @Override
   public void close() {
+  }
+
+  /** Whether writes are fsynced (files and their directories). */
+  boolean fsync() {
+    return fsync;
   }
 
   /** For tests and messages. */

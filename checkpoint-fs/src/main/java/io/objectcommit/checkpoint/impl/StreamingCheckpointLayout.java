@@ -34,7 +34,11 @@ public final class StreamingCheckpointLayout {
 
   private static final Pattern BATCH = Pattern.compile("\\d+");
   private static final Pattern SOURCE_ENTRY = Pattern.compile("(\\d+)(\\.compact)?");
-  private static final Pattern STATE_FILE = Pattern.compile("(\\d+)\\.(delta|snapshot|changelog|zip)");
+  /**
+   * A state store file: {@code <version>.<kind>}, or with the state checkpoint format v2 (Spark 4, RocksDB)
+   * {@code <version>_<unique id>.<kind>}, whose id the commit log records.
+   */
+  private static final Pattern STATE_FILE = Pattern.compile("(\\d+)(_[0-9A-Za-z-]+)?\\.(delta|snapshot|changelog|zip)");
 
   /** What the check found. */
   public static final class Findings {
@@ -127,20 +131,39 @@ public final class StreamingCheckpointLayout {
     }
   }
 
-  /** Versions down from {@code version} to the newest snapshot, or to version 1, must all be there. */
+  /**
+   * Versions down from {@code version} to the newest snapshot, or to version 1, must all be there. With the format v2
+   * a version counts as there when a file of it exists with any unique id (which id the query loads is in the commit
+   * log, not read here); a missing one is named {@code <v>_*.<kind>}, a pattern, not a file to look up.
+   */
   private static void requireStateVersion(String dir, Set<String> names, long version, Map<String, String> missing) {
+    Map<Long, Set<String>> kinds = new TreeMap<>();
+    boolean v2 = false;
+    for (String n : names) {
+      Matcher m = STATE_FILE.matcher(n);
+      if (m.matches()) {
+        kinds.computeIfAbsent(Long.parseLong(m.group(1)), k -> new TreeSet<>()).add(m.group(3));
+        v2 |= m.group(2) != null;
+      }
+    }
     for (long v = version; v > 0; v--) {
-      if (names.contains(v + ".snapshot") || names.contains(v + ".zip")) {
+      Set<String> k = kinds.getOrDefault(v, Set.of());
+      if (k.contains("snapshot") || k.contains("zip")) {
         return;
       }
-      if (!names.contains(v + ".delta") && !names.contains(v + ".changelog")) {
-        String kind = names.stream().anyMatch(x -> x.endsWith(".changelog") || x.endsWith(".zip")) ? "changelog"
-            : "delta";
-        missing.put(dir + "/" + v + "." + kind, "state version " + v + ": version " + version + ", which the next"
-            + " batch loads, is rebuilt from the " + kind + "s down to a snapshot or to version 1");
+      if (!k.contains("delta") && !k.contains("changelog")) {
+        String kind = kinds.values().stream().anyMatch(x -> x.contains("changelog") || x.contains("zip"))
+            ? "changelog" : "delta";
+        missing.put(dir + "/" + v + (v2 ? "_*." : ".") + kind, "state version " + v + ": version " + version
+            + ", which the next batch loads, is rebuilt from the " + kind + "s down to a snapshot or to version 1");
         return;
       }
     }
+  }
+
+  /** Whether a relative path {@link Findings#missing} names is a file that can be looked up (not a pattern or dir). */
+  public static boolean isLookup(String rel) {
+    return !rel.endsWith("/") && !rel.contains("*");
   }
 
   /** A compacted metadata log: every entry from the newest compaction (or 0) to the newest entry. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.objectcommit.checkpoint.CheckpointImport;
 import io.objectcommit.checkpoint.CheckpointImport.Result.Outcome;
@@ -77,17 +78,24 @@ class CheckpointImportIT {
   }
 
   /**
-   * With Spark's default state store ({@code .delta} files) and with RocksDB with changelog checkpointing
-   * ({@code .changelog} files, {@code .zip} snapshots and their SST files).
+   * With Spark's default state store ({@code .delta} files), with RocksDB with changelog checkpointing
+   * ({@code .changelog} files, {@code .zip} snapshots and their SST files), and on Spark 4 with RocksDB and the state
+   * checkpoint format v2 ({@code <version>_<unique id>.changelog}, the ids recorded in the commit log).
    */
   @ParameterizedTest(name = "{0} state store")
-  @ValueSource(strings = {"hdfs", "rocksdb"})
+  @ValueSource(strings = {"hdfs", "rocksdb", "rocksdb-v2"})
   void aStockS3aCheckpointIsAdoptedAndItsQueryResumesExactlyOnCkpt(String stateStore, S3TestBucket bucket,
       @TempDir Path input) throws Exception {
+    boolean v2 = "rocksdb-v2".equals(stateStore);
+    assumeFalse(v2 && org.apache.spark.package$.MODULE$.SPARK_VERSION().startsWith("3."),
+        "the state checkpoint format v2 is Spark 4's");
     Map<String, String> stateConf = new HashMap<>();
-    if ("rocksdb".equals(stateStore)) {
+    if (stateStore.startsWith("rocksdb")) {
       stateConf.put("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
       stateConf.put("spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled", "true");
+    }
+    if (v2) {
+      stateConf.put("spark.sql.streaming.stateStore.checkpointFormatVersion", "2");
     }
     inBatch3 = new CountDownLatch(1);
     releaseBatch3 = new CountDownLatch(1);
@@ -143,8 +151,9 @@ class CheckpointImportIT {
 
       // 2. The import, counted at the proxy.
       Map<String, String> before = etags(bucket, "old/q1/");
-      String stateFile = "rocksdb".equals(stateStore) ? "/4.changelog" : "/4.delta";
-      assertEquals(4, before.keySet().stream().filter(k -> k.endsWith(stateFile)).count(),
+      String stateFile = v2 ? ".*/4_[0-9a-f-]+\\.changelog" : "hdfs".equals(stateStore) ? ".*/4\\.delta"
+          : ".*/4\\.changelog";
+      assertEquals(4, before.keySet().stream().filter(k -> k.matches(stateFile)).count(),
           "each partition's state of batch 3 as " + stateStore + " writes it: " + before.keySet());
       proxied.runStoreChecks();
       CheckpointImport.Result[] result = new CheckpointImport.Result[1];
@@ -152,6 +161,7 @@ class CheckpointImportIT {
       RequestCounts used = proxied.proxy().counts();
       List<SeenRequest> seen = proxied.proxy().requests();
       assertEquals(Outcome.IMPORTED, result[0].outcome(), out);
+      assertTrue(out.contains("; 1 source logs and 4 state stores checked"), "each partition's state store: " + out);
       assertEquals(before, etags(bucket, "old/q1/"), "no object of the source rewritten, added or deleted");
       // S3A from Hadoop 3.4 (the Spark 4 lines) keeps directory markers (empty "dir/" objects): not files
       assertEquals(before.keySet().stream().filter(k -> !k.endsWith("/")).count(), result[0].files(), out);

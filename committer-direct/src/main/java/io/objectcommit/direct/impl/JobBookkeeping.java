@@ -35,29 +35,25 @@ final class JobBookkeeping {
       int window) throws IOException {
     Map<String, DirectTaskRecord> records = new LinkedHashMap<>();
     for (char type : TYPES) {
-      int next = 0;
-      boolean gap = false;
-      DirectTaskRecord first = read(store, loc.taskRecordKey(jobId, OutputLocation.taskName(type, 0)));
-      if (first != null) {
-        records.put(loc.taskRecordKey(jobId, OutputLocation.taskName(type, 0)), first);
-        next = 1;
-        while (!gap && next < first.taskCount) {
-          int hi = Math.min(first.taskCount, next + window);
-          List<String> keys = new ArrayList<>();
-          for (int n = next; n < hi; n++) {
-            keys.add(loc.taskRecordKey(jobId, OutputLocation.taskName(type, n)));
-          }
-          gap = readAll(store, keys, parallel, records);
-          next = hi;
-        }
+      String firstKey = loc.taskRecordKey(jobId, OutputLocation.taskName(type, 0));
+      DirectTaskRecord first = read(store, firstKey);
+      if (first == null) {
+        continue;
       }
-      for (int n = next; first != null && !gap; n++) {
-        String key = loc.taskRecordKey(jobId, OutputLocation.taskName(type, n));
-        DirectTaskRecord r = read(store, key);
-        if (r == null) {
-          break;
+      records.put(firstKey, first);
+      int next = 1;
+      boolean gap = false;
+      while (!gap && next < first.taskCount) {
+        int hi = Math.min(first.taskCount, next + window);
+        List<String> keys = new ArrayList<>();
+        for (int n = next; n < hi; n++) {
+          keys.add(loc.taskRecordKey(jobId, OutputLocation.taskName(type, n)));
         }
-        records.put(key, r);
+        gap = readAll(store, keys, parallel, records);
+        next = hi;
+      }
+      if (!gap) {
+        probeFrom(store, loc, jobId, type, next, records);
       }
     }
     return records;
@@ -99,6 +95,19 @@ final class JobBookkeeping {
       }
     }
     return missing;
+  }
+
+  /** Reads the records of {@code type} from task {@code from} on, one after another, until the first missing one. */
+  private static void probeFrom(ObjectStore store, OutputLocation loc, String jobId, char type, int from,
+      Map<String, DirectTaskRecord> into) throws IOException {
+    for (int n = from; ; n++) {
+      String key = loc.taskRecordKey(jobId, OutputLocation.taskName(type, n));
+      DirectTaskRecord r = read(store, key);
+      if (r == null) {
+        return;
+      }
+      into.put(key, r);
+    }
   }
 
   /** The record at {@code key}, or null when there is none. */

@@ -115,7 +115,7 @@ class DeltaLogStoreBenchmarkIT {
     }
     List<SeenRequest> seen = proxied.proxy().requests();
     int total = writers * commits;
-    assertEquals(total + 1, (long) spark.read().format("delta").load(table).select("writer", "seq").distinct()
+    assertEquals(total + 1L, spark.read().format("delta").load(table).select("writer", "seq").distinct()
         .count(), "every append committed, once");
     long onLog = seen.stream().filter(r -> r.request().key() != null && r.request().key().contains("/_delta_log/"))
         .count();

@@ -50,8 +50,10 @@ import org.slf4j.LoggerFactory;
  *       upload completed under the same condition from {@code fs.s3a.multipart.threshold} up); with overwrite true
  *       ({@code _last_checkpoint}): one plain PUT.
  *   <li>{@link #read}: one GET of the whole object, then its lines; {@link FileNotFoundException} when missing.
- *   <li>{@link #listFrom}: a LIST of the file's directory (one request per 1,000 names), sorted by name, from the
- *       given name on; {@link FileNotFoundException} when the directory has nothing in it, as on a file system.
+ *   <li>{@link #listFrom}: a LIST of the file's directory from the given name on (start-after: one request per
+ *       1,000 names at or after it, however long the log before it), sorted by name; when nothing is at or after
+ *       the name, one more LIST of one key tells an empty directory ({@link FileNotFoundException}, as on a file
+ *       system) from a log with nothing new.
  *   <li>{@link #isPartialWriteVisible}: false, an object appears whole or not at all.
  * </ul>
  *
@@ -142,6 +144,9 @@ public class ConditionalPutLogStore extends LogStore {
    * The entries of the path's directory whose names are at or after the path's name, sorted by name: the objects
    * as files, the next level of prefixes ({@code _delta_log/_commits/}) as directories.
    *
+   * <p>The LIST starts after the name without its last character (the greatest key S3 can be told to start
+   * after that is surely before every name at or after it), so a long log is read from the name on, not whole.
+   *
    * @throws FileNotFoundException if the directory has no entry at all (no table there)
    */
   @Override
@@ -152,9 +157,10 @@ public class ConditionalPutLogStore extends LogStore {
     String from = location.name();
     List<FileStatus> entries = new ArrayList<>();
     boolean any = false;
+    String startAfter = from.isEmpty() ? null : dir + from.substring(0, from.offsetByCodePoints(from.length(), -1));
     String token = null;
     do {
-      ListPage page = store.list(dir, "/", token, 1000);
+      ListPage page = store.list(dir, "/", startAfter, token, 1000);
       for (ObjectInfo o : page.objects()) {
         String name = o.key().substring(dir.length());
         if (name.isEmpty()) {
@@ -174,6 +180,14 @@ public class ConditionalPutLogStore extends LogStore {
       }
       token = page.nextToken().orElse(null);
     } while (token != null);
+    if (!any && startAfter != null) {
+      // nothing from the name on: is there anything in the directory at all?
+      ListPage first = store.list(dir, "/", null, null, 1);
+      any = !first.prefixes().isEmpty() || first.objects().stream().anyMatch(o -> o.key().length() > dir.length());
+      if (!any && first.nextToken().isPresent()) {
+        any = true; // only the directory marker on the first page, and more after it
+      }
+    }
     if (!any) {
       throw new FileNotFoundException(location.pathOf(dir) + ": listFrom " + from + ": no such directory");
     }

@@ -163,17 +163,28 @@ class ConditionalPutLogStoreTest {
   }
 
   @Test
-  void listFromReadsEveryPage() throws IOException {
-    for (long v = 0; v < 1_005; v++) {
+  void listFromReadsTheLogFromTheGivenNameOnOnePagePerThousandNames() throws IOException {
+    for (long v = 0; v < 2_505; v++) {
       bucket.put("tables/t1/_delta_log/" + String.format("%020d.json", v), Payload.of(new byte[] {1}),
           io.objectcommit.store.WriteCondition.none());
     }
     InMemoryRequestCounts before = bucket.counts();
     List<String> names = new ArrayList<>();
-    logStore.listFrom(version(999), conf).forEachRemaining(s -> names.add(s.getPath().getName()));
+    logStore.listFrom(version(2_499), conf).forEachRemaining(s -> names.add(s.getPath().getName()));
     assertEquals(6, names.size(), names.toString());
-    assertEquals(String.format("%020d.json", 1_004), names.get(5));
-    assertEquals(2, bucket.counts().minus(before).of(LIST));
+    assertEquals(String.format("%020d.json", 2_499), names.get(0));
+    assertEquals(String.format("%020d.json", 2_504), names.get(5));
+    assertEquals(1, bucket.counts().minus(before).of(LIST), "the tail of a 2,505-version log: one page");
+
+    before = bucket.counts();
+    List<String> all = new ArrayList<>();
+    logStore.listFrom(version(0), conf).forEachRemaining(s -> all.add(s.getPath().getName()));
+    assertEquals(2_505, all.size());
+    assertEquals(3, bucket.counts().minus(before).of(LIST), "the whole log: a page per 1,000 names");
+
+    before = bucket.counts();
+    assertFalse(logStore.listFrom(version(2_505), conf).hasNext(), "nothing new: empty, not FileNotFound");
+    assertEquals(2, bucket.counts().minus(before).of(LIST), "the tail, then one key to see the log exists");
   }
 
   @Test

@@ -65,6 +65,12 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
+      throws IOException {
+    return delegate.list(prefix, delimiter, startAfter, continuationToken, maxKeys);
+  }
+
+  @Override
   public VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)
       throws IOException {
     return delegate.listVersions(prefix, keyMarker, versionIdMarker, maxKeys);

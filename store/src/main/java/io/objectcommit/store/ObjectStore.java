@@ -105,7 +105,18 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    * Listings of some S3-compatible stores lag behind writes and deletes: use them for housekeeping and
    * diagnostics, never to decide what is committed.
    */
-  ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException;
+  default ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
+    return list(prefix, delimiter, null, continuationToken, maxKeys);
+  }
+
+  /**
+   * As {@link #list(String, String, String, int)}, from the first key or common prefix after {@code startAfter}
+   * (ListObjectsV2's {@code start-after}; null lists from the start of the prefix): a listing that needs only the
+   * tail of a long key range reads it in as many pages as the tail needs, not the whole range. The store ignores
+   * {@code startAfter} once a continuation token is given (the token already says where the listing is).
+   */
+  ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
+      throws IOException;
 
   /**
    * One page of the object versions and delete markers under {@code prefix} (ListObjectVersions; at most

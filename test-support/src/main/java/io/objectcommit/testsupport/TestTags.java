@@ -53,8 +53,9 @@ public final class TestTags {
   public static final String AWS_SDK_V2 = "aws-sdk-v2";
 
   /**
-   * A Spark IT that runs Delta Lake ({@code delta-spark}, a test dependency of the Spark 3.5 line only): left out on
-   * the Spark 4 lines until they get their Delta 4.x.
+   * A Spark IT that runs Delta Lake ({@code delta-spark} of the line: 3.x on Spark 3.5, 4.x on the Spark 4 lines, a
+   * test dependency of the it-tests modules): run on Spark 3.5 and on the newest Spark 4 line (spark-4.1), left out
+   * on the Spark 4.0 line.
    */
   public static final String DELTA = "delta";
 

@@ -64,8 +64,9 @@ public interface S3Calls {
    */
   void deleteBatch(List<String> keys) throws RequestFailure;
 
-  /** ListObjectsV2, one page. */
-  ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws RequestFailure;
+  /** ListObjectsV2, one page; {@code startAfter} (null for none) is its {@code start-after}. */
+  ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
+      throws RequestFailure;
 
   /** ListObjectVersions, one page from the markers (null for the first). */
   VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys)

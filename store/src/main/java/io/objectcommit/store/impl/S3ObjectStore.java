@@ -138,10 +138,11 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
-  public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
+  public ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
+      throws IOException {
     checkOpen();
-    return requests.send(OP_LIST, pathOf(prefix), (s3, attempt) -> s3.list(prefix, delimiter, continuationToken,
-        Math.max(1, Math.min(maxKeys, 1000))));
+    return requests.send(OP_LIST, pathOf(prefix), (s3, attempt) -> s3.list(prefix, delimiter, startAfter,
+        continuationToken, Math.max(1, Math.min(maxKeys, 1000))));
   }
 
   @Override

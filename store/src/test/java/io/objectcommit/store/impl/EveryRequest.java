@@ -27,7 +27,7 @@ public final class EveryRequest {
     calls.headBucket();
     calls.delete("k6");
     calls.deleteBatch(List.of("k7", "k8"));
-    calls.list("dir/", "/", null, 1000);
+    calls.list("dir/", "/", null, null, 1000);
     String upload = calls.initiateMultipart("k9", "w3");
     calls.uploadPart("k9", upload, 1, Payload.of(new byte[] {1}));
     calls.completeMultipart("k9", upload, List.of(new UploadedPart(1, "p1", 1)), completion);

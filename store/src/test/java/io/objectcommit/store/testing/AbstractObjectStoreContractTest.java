@@ -292,6 +292,32 @@ public abstract class AbstractObjectStoreContractTest {
   }
 
   @Test
+  void aListingStartsAfterTheGivenKey() throws Exception {
+    for (String k : List.of("a/1", "a/2", "a/3", "a/b/3", "a/c/4", "a/c/5", "b")) {
+      store.put(key(k), Payload.of(bytes(k)), WriteCondition.none());
+    }
+    ListPage page = store.list(key("a/"), "/", key("a/2"), null, 1000);
+    assertEquals(List.of(key("a/3")), page.objects().stream().map(ObjectInfo::key).collect(Collectors.toList()));
+    assertEquals(List.of(key("a/b/"), key("a/c/")), page.prefixes());
+    ListPage inPrefix = store.list(key("a/"), "/", key("a/c/4"), null, 1000);
+    assertEquals(List.of(), inPrefix.objects(), "nothing after a/c/4 but a/c/5, rolled up");
+    assertEquals(List.of(key("a/c/")), inPrefix.prefixes());
+    assertEquals(List.of(key("a/1"), key("a/2")), store.list(key("a/"), null, key("0"), null, 2).objects().stream()
+        .map(ObjectInfo::key).collect(Collectors.toList()), "a start before the prefix: from the prefix");
+    assertEquals(List.of(), store.list(key("a/"), null, key("a/z"), null, 10).objects(), "a start past the prefix");
+
+    List<String> paged = new ArrayList<>();
+    String token = null;
+    do {
+      ListPage p = store.list(key("a/"), null, key("a/2"), token, 2);
+      p.objects().forEach(o -> paged.add(o.key()));
+      token = p.nextToken().orElse(null);
+    } while (token != null);
+    assertEquals(List.of(key("a/3"), key("a/b/3"), key("a/c/4"), key("a/c/5")), paged,
+        "the pages after the first go on from their token");
+  }
+
+  @Test
   void keysAreOrderedByTheirUtf8Bytes() throws Exception {
     // UTF-8 order puts U+FF21 before U+1D11E; Java's UTF-16 String order puts it after
     List<String> names = List.of("B", "a", "\u00e9", "\uff21", "\ud834\udd1e");

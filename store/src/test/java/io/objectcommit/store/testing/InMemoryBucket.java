@@ -161,8 +161,12 @@ final class InMemoryBucket {
         .collect(Collectors.toList());
   }
 
-  /** One page of a ListObjectsV2: keys and common prefixes both count towards {@code maxKeys}. */
-  ListPage list(String prefix, String delimiter, String token, int maxKeys) {
+  /**
+   * One page of a ListObjectsV2: keys and common prefixes both count towards {@code maxKeys}; without a token, from
+   * the first key after {@code startAfter} (null: from the prefix), as S3 does (a common prefix is listed when a key
+   * under it comes after {@code startAfter}).
+   */
+  ListPage list(String prefix, String delimiter, String startAfter, String token, int maxKeys) {
     int max = Math.max(1, Math.min(maxKeys, 1000));
     // the token names the last entry of the previous page: "K" and a key, or "P" and a common prefix
     String decoded = token == null ? null : new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
@@ -174,7 +178,9 @@ final class InMemoryBucket {
     String last = null;
     boolean lastIsPrefix = false;
     long now = now();
-    Map<String, Obj> from = after == null ? objects.tailMap(prefix, true) : objects.tailMap(after, false);
+    Map<String, Obj> from = after != null ? objects.tailMap(after, false)
+        : startAfter != null && S3Etags.KEY_ORDER.compare(startAfter, prefix) >= 0 ? objects.tailMap(startAfter, false)
+        : objects.tailMap(prefix, true);
     for (Map.Entry<String, Obj> e : from.entrySet()) {
       String k = e.getKey();
       if (!k.startsWith(prefix)) {

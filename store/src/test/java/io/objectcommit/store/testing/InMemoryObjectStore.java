@@ -335,10 +335,11 @@ public final class InMemoryObjectStore implements ObjectStore {
   }
 
   @Override
-  public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys) throws IOException {
+  public ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
+      throws IOException {
     String p = prefix == null ? "" : prefix;
     return send(S3Operation.LIST, OP_LIST, List.of(p), false,
-        s -> bucket.list(p, delimiter, continuationToken, maxKeys));
+        s -> bucket.list(p, delimiter, startAfter, continuationToken, maxKeys));
   }
 
   /** As a bucket whose versioning was never on: every object one current version, no delete markers. */

@@ -252,7 +252,7 @@ public final class V1Calls implements S3Calls {
   }
 
   @Override
-  public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys)
+  public ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
       throws RequestFailure {
     ListObjectsV2Request req = new ListObjectsV2Request().withBucketName(bucket).withPrefix(prefix)
         .withMaxKeys(maxKeys);
@@ -261,6 +261,8 @@ public final class V1Calls implements S3Calls {
     }
     if (continuationToken != null) {
       req.setContinuationToken(continuationToken);
+    } else if (startAfter != null) {
+      req.setStartAfter(startAfter);
     }
     attributed(req, OP_LIST, prefix);
     ListObjectsV2Result r = call(() -> s3.listObjectsV2(req));

@@ -310,7 +310,7 @@ public final class V2Calls implements S3Calls {
   }
 
   @Override
-  public ListPage list(String prefix, String delimiter, String continuationToken, int maxKeys)
+  public ListPage list(String prefix, String delimiter, String startAfter, String continuationToken, int maxKeys)
       throws RequestFailure {
     ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).maxKeys(maxKeys)
         .overrideConfiguration(attributed(OP_LIST, prefix).build());
@@ -319,6 +319,8 @@ public final class V2Calls implements S3Calls {
     }
     if (continuationToken != null) {
       req.continuationToken(continuationToken);
+    } else if (startAfter != null) {
+      req.startAfter(startAfter);
     }
     ListObjectsV2Response r = call(() -> s3.listObjectsV2(req.build()));
     List<ObjectInfo> objects = r.contents().stream()

@@ -59,6 +59,13 @@ public final class TestTags {
    */
   public static final String DELTA = "delta";
 
+  /**
+   * An IT that runs for many minutes to measure or to soak (the Delta log store benchmark): left out of
+   * {@code mvn verify} on every line by property {@code objectcommit.it.excludedGroups}, like {@link #CLUSTER_FULL};
+   * run one with {@code -Dit.test=SomeIT -Dobjectcommit.it.excludedGroups=none}.
+   */
+  public static final String LONG = "long";
+
   private TestTags() {
   }
 }

@@ -54,12 +54,17 @@ class DeltaConcurrentWritersIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeltaConcurrentWritersIT.class);
 
-  private static final int WRITERS = 4;
-  private static final int TRANSACTIONS = 10;
+  /*
+   * The scenario's size. The defaults keep mvn verify's run to a few minutes on two cores (five JVMs of Spark);
+   * docs/reliability.md's runs are 4 x 10 appends and 2 x 3 updates: -Dobjectcommit.delta.writers=4
+   * -Dobjectcommit.delta.transactions=10 -Dobjectcommit.delta.updates=3.
+   */
+  private static final int WRITERS = Integer.getInteger("objectcommit.delta.writers", 3);
+  private static final int TRANSACTIONS = Integer.getInteger("objectcommit.delta.transactions", 4);
   private static final long ROWS = 100;
   /** Updaters (each its own JVM) beside the appenders, and their UPDATEs each, of the rows seeded at creation. */
   private static final int UPDATERS = 2;
-  private static final int UPDATES = 3;
+  private static final int UPDATES = Integer.getInteger("objectcommit.delta.updates", 2);
   /** The sum of the seeded rows' ids at creation (0 .. ROWS-1); each committed UPDATE adds ROWS. */
   private static final long SEEDED_SUM = ROWS * (ROWS - 1) / 2;
 

@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 @S3IntegrationTest
 @Tag(TestTags.DELTA)
+@Tag(TestTags.LONG)
 class DeltaLogStoreBenchmarkIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeltaLogStoreBenchmarkIT.class);

@@ -77,6 +77,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public ObjectInfo copy(String sourceKey, String sourceEtag, String targetKey) throws IOException {
+    return delegate.copy(sourceKey, sourceEtag, targetKey);
+  }
+
+  @Override
   public void delete(String key) throws IOException {
     delegate.delete(key);
   }

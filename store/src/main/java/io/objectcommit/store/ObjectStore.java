@@ -128,6 +128,19 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    */
   VersionPage listVersions(String prefix, String keyMarker, String versionIdMarker, int maxKeys) throws IOException;
 
+  /**
+   * Copies an object to another key of this bucket inside the store (one CopyObject: no bytes pass through this
+   * process), only while the source still has ETag {@code sourceEtag}, so that what is copied is the object the
+   * caller means. The copy replaces any object at {@code targetKey}; it gets the store's encryption settings and
+   * none of the source's user metadata. A source of more than 5 GiB is refused by S3 (a single CopyObject's limit).
+   *
+   * @return the copy's key and ETag (size -1, time 0); its ETag equals the source's when the source was written in
+   *     one PUT and the store's encryption leaves ETags as MD5s
+   * @throws ObjectChangedException if the source's ETag is no longer {@code sourceEtag}
+   * @throws FileNotFoundException if there is no object at {@code sourceKey}
+   */
+  ObjectInfo copy(String sourceKey, String sourceEtag, String targetKey) throws IOException;
+
   /** Deletes one object; deleting a missing object succeeds (S3 semantics). */
   void delete(String key) throws IOException;
 

@@ -55,6 +55,13 @@ public interface S3Calls {
   /** HeadBucket; a missing bucket is a {@link RequestFailure} with status 404. */
   void headBucket() throws RequestFailure;
 
+  /**
+   * CopyObject of {@code sourceKey} to {@code targetKey} in the bucket, only while the source has ETag
+   * {@code sourceEtag} ({@code x-amz-copy-source-if-match}: 412 otherwise), with the write id as the copy's user
+   * metadata (the source's is replaced) and the encryption headers. Returns the copy's ETag.
+   */
+  String copy(String sourceKey, String sourceEtag, String targetKey, String writeId) throws RequestFailure;
+
   /** DeleteObject (a missing object counts as deleted). */
   void delete(String key) throws RequestFailure;
 

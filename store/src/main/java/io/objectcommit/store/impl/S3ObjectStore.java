@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl;
 
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_COPY;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST;
@@ -7,6 +8,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_LIST_VERSI
 
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
@@ -17,6 +19,7 @@ import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.Closeable;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -151,6 +154,31 @@ public final class S3ObjectStore implements ObjectStore {
     checkOpen();
     return requests.send(OP_LIST_VERSIONS, pathOf(prefix), (s3, attempt) -> s3.listVersions(prefix, keyMarker,
         versionIdMarker, Math.max(1, Math.min(maxKeys, 1000))));
+  }
+
+  // -------------------------------------------------------------------------------------------------- copy
+
+  @Override
+  public ObjectInfo copy(String sourceKey, String sourceEtag, String targetKey) throws IOException {
+    checkOpen();
+    String writeId = UUID.randomUUID().toString();
+    String path = pathOf(targetKey) + " (copy of " + pathOf(sourceKey) + ")";
+    return requests.send(OP_COPY, path, (s3, attempt) -> new ObjectInfo(targetKey, -1,
+        s3.copy(sourceKey, sourceEtag, targetKey, writeId), 0), (e, attempt) -> {
+          if (e.isStatus(412)) {
+            ObjectChangedException changed = new ObjectChangedException(pathOf(sourceKey), "copy to "
+                + pathOf(targetKey), sourceEtag);
+            changed.initCause(e);
+            throw changed;
+          }
+          if (e.isStatus(404) && !"NoSuchBucket".equals(e.errorCode())) {
+            FileNotFoundException gone = new FileNotFoundException(pathOf(sourceKey) + ": no such object to copy to "
+                + pathOf(targetKey));
+            gone.initCause(e);
+            throw gone;
+          }
+          return null;
+        });
   }
 
   // ------------------------------------------------------------------------------------------------ delete

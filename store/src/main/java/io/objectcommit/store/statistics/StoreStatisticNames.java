@@ -31,6 +31,8 @@ public final class StoreStatisticNames {
   public static final String OP_LIST = "op_list";
   /** LIST of object versions and delete markers (ListObjectVersions), one page. */
   public static final String OP_LIST_VERSIONS = "op_list_versions";
+  /** COPY (CopyObject) of one object to another key of the bucket, done by the store: no bytes through the client. */
+  public static final String OP_COPY = "op_copy";
   /** DELETE of one object. */
   public static final String OP_DELETE = "op_delete";
   /** Bulk DELETE (POST ?delete) of up to 1,000 keys. */
@@ -48,7 +50,7 @@ public final class StoreStatisticNames {
 
   /** Every operation, in a stable order. */
   public static final List<String> OPERATIONS = List.of(OP_PUT, OP_PUT_CONDITIONAL, OP_GET, OP_HEAD, OP_HEAD_BUCKET, OP_LIST,
-      OP_LIST_VERSIONS, OP_DELETE, OP_DELETE_BULK, OP_MULTIPART_INITIATE, OP_MULTIPART_PART, OP_MULTIPART_COMPLETE,
+      OP_LIST_VERSIONS, OP_COPY, OP_DELETE, OP_DELETE_BULK, OP_MULTIPART_INITIATE, OP_MULTIPART_PART, OP_MULTIPART_COMPLETE,
       OP_MULTIPART_ABORT, OP_MULTIPART_LIST);
 
   public static final String SUFFIX_FAILURES = ".failures";

@@ -292,6 +292,28 @@ public abstract class AbstractObjectStoreContractTest {
   }
 
   @Test
+  void aCopyIsTheSourcesBytesUnderTheNewKeyWhileTheSourceIsTheOneMeant() throws Exception {
+    byte[] data = bytes("copied bytes");
+    ObjectInfo source = store.put(key("copy/source"), Payload.of(data), WriteCondition.none());
+    store.put(key("copy/target"), Payload.of(bytes("older")), WriteCondition.none());
+    ObjectInfo copy = store.copy(key("copy/source"), source.etag(), key("copy/target"));
+    assertEquals(key("copy/target"), copy.key());
+    assertEquals(source.etag(), copy.etag(), "a copy of a single-PUT object has its MD5 ETag");
+    assertArrayEquals(data, store.getBytes(key("copy/target")).data(), "the copy replaced the older object");
+    assertArrayEquals(data, store.getBytes(key("copy/source")).data(), "the source stays");
+
+    ObjectInfo changed = store.put(key("copy/source"), Payload.of(bytes("changed")), WriteCondition.none());
+    ObjectChangedException refused = assertThrows(ObjectChangedException.class,
+        () -> store.copy(key("copy/source"), source.etag(), key("copy/other")));
+    assertEquals(source.etag(), refused.expectedEtag());
+    assertFalse(store.head(key("copy/other")).isPresent(), "a refused copy writes nothing");
+    store.delete(key("copy/source"));
+    assertThrows(FileNotFoundException.class, () -> store.copy(key("copy/source"), changed.etag(),
+        key("copy/other")));
+    assertFalse(store.head(key("copy/other")).isPresent());
+  }
+
+  @Test
   void aListingStartsAfterTheGivenKey() throws Exception {
     for (String k : List.of("a/1", "a/2", "a/3", "a/b/3", "a/c/4", "a/c/5", "b")) {
       store.put(key(k), Payload.of(bytes(k)), WriteCondition.none());

@@ -148,6 +148,20 @@ final class InMemoryBucket {
     }
   }
 
+  /** CopyObject with the source's ETag as condition: the copy's ETag is the MD5 of the bytes, as S3's. */
+  synchronized ObjectInfo copy(String sourceKey, String sourceEtag, String targetKey) throws IOException {
+    Obj source = objects.get(sourceKey);
+    if (source == null) {
+      throw new FileNotFoundException(pathOf(sourceKey) + ": no such object to copy to " + pathOf(targetKey));
+    }
+    if (!source.etag.equals(sourceEtag)) {
+      throw new ObjectChangedException(pathOf(sourceKey), "copy to " + pathOf(targetKey), sourceEtag);
+    }
+    String etag = S3Etags.ofBytes(source.data);
+    objects.put(targetKey, new Obj(source.data, etag, now()));
+    return new ObjectInfo(targetKey, -1, etag, 0);
+  }
+
   Obj get(String key) {
     return objects.get(key);
   }

@@ -1,5 +1,6 @@
 package io.objectcommit.store.testing;
 
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_COPY;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
@@ -349,6 +350,14 @@ public final class InMemoryObjectStore implements ObjectStore {
     String p = prefix == null ? "" : prefix;
     return send(S3Operation.LIST_VERSIONS, OP_LIST_VERSIONS, List.of(p), false,
         s -> bucket.listVersions(p, keyMarker, maxKeys));
+  }
+
+  // ------------------------------------------------------------------------------------------ copy
+
+  @Override
+  public ObjectInfo copy(String sourceKey, String sourceEtag, String targetKey) throws IOException {
+    return send(S3Operation.COPY, OP_COPY, List.of(targetKey), false,
+        s -> bucket.copy(sourceKey, sourceEtag, targetKey));
   }
 
   // ---------------------------------------------------------------------------------------- delete

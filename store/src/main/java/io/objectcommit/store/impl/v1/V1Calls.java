@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl.v1;
 
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_COPY;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
@@ -22,6 +23,8 @@ import com.amazonaws.AmazonWebServiceRequest;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.model.AbortMultipartUploadRequest;
 import com.amazonaws.services.s3.model.CompleteMultipartUploadRequest;
+import com.amazonaws.services.s3.model.CopyObjectRequest;
+import com.amazonaws.services.s3.model.CopyObjectResult;
 import com.amazonaws.services.s3.model.DeleteObjectRequest;
 import com.amazonaws.services.s3.model.DeleteObjectsRequest;
 import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
@@ -232,6 +235,23 @@ public final class V1Calls implements S3Calls {
   public void headBucket() throws RequestFailure {
     HeadBucketRequest req = attributed(new HeadBucketRequest(bucket), OP_HEAD_BUCKET, "");
     call(() -> s3.headBucket(req));
+  }
+
+  @Override
+  public String copy(String sourceKey, String sourceEtag, String targetKey, String writeId) throws RequestFailure {
+    ObjectMetadata md = new ObjectMetadata();
+    md.addUserMetadata(WRITE_ID, writeId);
+    CopyObjectRequest req = new CopyObjectRequest(bucket, sourceKey, bucket, targetKey)
+        .withMatchingETagConstraint("\"" + sourceEtag + "\"").withNewObjectMetadata(md);
+    encryption.applyTo(req, md);
+    attributed(req, OP_COPY, targetKey);
+    CopyObjectResult r = call(() -> s3.copyObject(req));
+    if (r == null) {
+      // SDK v1 answers null when the source's ETag constraint failed (the store's 412).
+      throw RequestFailure.answer(412, "PreconditionFailed", "the copy source's ETag is not " + sourceEtag, null,
+          null);
+    }
+    return r.getETag();
   }
 
   @Override

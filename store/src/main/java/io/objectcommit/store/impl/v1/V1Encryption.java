@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl.v1;
 
+import com.amazonaws.services.s3.model.CopyObjectRequest;
 import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
 import com.amazonaws.services.s3.model.GetObjectRequest;
 import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
@@ -51,6 +52,24 @@ final class V1Encryption {
         break;
       case SSE_C:
         request.setSSECustomerKey(customerKey());
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The encryption of a copy, in its new metadata and request; with SSE-C the source's key too (the same key). */
+  void applyTo(CopyObjectRequest request, ObjectMetadata md) {
+    switch (settings.algorithm()) {
+      case SSE_S3:
+        md.setSSEAlgorithm(SSEAlgorithm.AES256.getAlgorithm());
+        break;
+      case SSE_KMS:
+        request.setSSEAwsKeyManagementParams(kmsParams());
+        break;
+      case SSE_C:
+        request.setSourceSSECustomerKey(customerKey());
+        request.setDestinationSSECustomerKey(customerKey());
         break;
       default:
         break;

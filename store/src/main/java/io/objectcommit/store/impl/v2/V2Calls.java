@@ -1,5 +1,6 @@
 package io.objectcommit.store.impl.v2;
 
+import static io.objectcommit.store.statistics.StoreStatisticNames.OP_COPY;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_DELETE_BULK;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_GET;
@@ -55,6 +56,7 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -71,6 +73,7 @@ import software.amazon.awssdk.services.s3.model.ListObjectVersionsRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -286,6 +289,16 @@ public final class V2Calls implements S3Calls {
   public void headBucket() throws RequestFailure {
     call(() -> s3.headBucket(HeadBucketRequest.builder().bucket(bucket)
         .overrideConfiguration(attributed(OP_HEAD_BUCKET, "").build()).build()));
+  }
+
+  @Override
+  public String copy(String sourceKey, String sourceEtag, String targetKey, String writeId) throws RequestFailure {
+    CopyObjectRequest.Builder req = CopyObjectRequest.builder().sourceBucket(bucket).sourceKey(sourceKey)
+        .destinationBucket(bucket).destinationKey(targetKey).copySourceIfMatch("\"" + sourceEtag + "\"")
+        .metadataDirective(MetadataDirective.REPLACE).metadata(Map.of(WRITE_ID, writeId))
+        .overrideConfiguration(attributed(OP_COPY, targetKey).build());
+    encryption.applyTo(req);
+    return unquote(call(() -> s3.copyObject(req.build())).copyObjectResult().eTag());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.objectcommit.store.impl.v2;
 
 import io.objectcommit.store.impl.client.EncryptionSettings;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -50,6 +51,26 @@ final class V2Encryption {
       case SSE_C:
         b.sseCustomerAlgorithm(AES256).sseCustomerKey(settings.customerKeyBase64())
             .sseCustomerKeyMD5(settings.customerKeyMd5Base64());
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The encryption of a copy; with SSE-C the source's key too (the same key). */
+  void applyTo(CopyObjectRequest.Builder b) {
+    switch (settings.algorithm()) {
+      case SSE_S3:
+        b.serverSideEncryption(ServerSideEncryption.AES256);
+        break;
+      case SSE_KMS:
+        b.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.kmsKeyId());
+        break;
+      case SSE_C:
+        b.sseCustomerAlgorithm(AES256).sseCustomerKey(settings.customerKeyBase64())
+            .sseCustomerKeyMD5(settings.customerKeyMd5Base64())
+            .copySourceSSECustomerAlgorithm(AES256).copySourceSSECustomerKey(settings.customerKeyBase64())
+            .copySourceSSECustomerKeyMD5(settings.customerKeyMd5Base64());
         break;
       default:
         break;

@@ -90,8 +90,19 @@ class PrefixScopedPolicyIT {
     return moto.logFile();
   }
 
+  /**
+   * The lines of moto's log once it has stopped growing: moto writes a request's line after answering it, so the
+   * line of a request an earlier test sent may still be on its way when the next test starts counting.
+   */
   private static int logLines() throws Exception {
-    return Files.readAllLines(logFile()).size();
+    int lines = Files.readAllLines(logFile()).size();
+    for (int stable = 0; stable < 2; ) {
+      Thread.sleep(250);
+      int now = Files.readAllLines(logFile()).size();
+      stable = now == lines ? stable + 1 : 0;
+      lines = now;
+    }
+    return lines;
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.objectcommit.checkpoint;
 
 import io.objectcommit.checkpoint.impl.Backend;
 import io.objectcommit.checkpoint.impl.CheckpointAdoption;
+import io.objectcommit.checkpoint.impl.CheckpointExporter;
 import io.objectcommit.checkpoint.impl.LocalCheckpointAdoption;
 import io.objectcommit.checkpoint.impl.LocalPathBackend;
 import io.objectcommit.checkpoint.impl.ManifestBackend;
@@ -96,6 +97,27 @@ public final class CheckpointMaintenance implements AutoCloseable {
       return new LocalCheckpointAdoption((LocalPathBackend) backend).run(source, path, options, out);
     }
     return new CheckpointAdoption((ManifestBackend) backend).run(source, path, options, out);
+  }
+
+  /**
+   * Writes this stopped query's checkpoint back as a plain checkpoint that stock Spark reads: see
+   * {@link CheckpointExport}. On the S3 backend the target is {@code s3a://bucket/prefix} (the bucket of this
+   * location), each file a server-side copy of its data object (none where the object already has the name); on the
+   * local-path backend the checkpoint's directory already is a plain checkpoint: nothing is copied, and the
+   * {@code file://} location to use is printed.
+   *
+   * @throws CheckpointExportException when it refuses (nothing copied): the query looks live (unless
+   *     {@code force}), the checkpoint lacks a file its query needs, or the target holds other objects
+   */
+  public CheckpointExport.Result exportTo(URI target, CheckpointImport.Options options, PrintStream out)
+      throws IOException {
+    if (backend instanceof LocalPathBackend) {
+      URI dir = ((LocalPathBackend) backend).local(path).toUri();
+      out.println("nothing to copy: on " + backend.describe() + " the checkpoint's directory is a plain checkpoint;"
+          + " start the query on checkpointLocation " + dir);
+      return new CheckpointExport.Result(CheckpointExport.Result.Outcome.IN_PLACE, 0, 0, 0, 0, 0, List.of());
+    }
+    return new CheckpointExporter((ManifestBackend) backend).run(path, target, options, out);
   }
 
   /**

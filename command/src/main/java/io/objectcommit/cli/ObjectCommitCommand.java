@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
  * objectcommit checkpoint ls|verify|gc ckpt://&lt;authority&gt;/&lt;path&gt; [--min-age 1h] [--dry-run]
  * objectcommit checkpoint import s3a://&lt;bucket&gt;/&lt;path&gt;|file:///&lt;path&gt;
  *     ckpt://&lt;authority&gt;/&lt;path&gt; [--dry-run] [--force]
+ * objectcommit checkpoint export ckpt://&lt;authority&gt;/&lt;path&gt; s3a://&lt;bucket&gt;/&lt;path&gt;
+ *     [--dry-run] [--force]
  * objectcommit direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)
  * objectcommit store check s3a://bucket/prefix [--all]
  * objectcommit uploads list|abort s3a://bucket/prefix [--older-than DURATION]
@@ -52,6 +54,7 @@ public final class ObjectCommitCommand {
       "Subcommands:",
       "  checkpoint ls|verify|gc ckpt://<authority>/<path> [--min-age 1h] [--dry-run]",
       "  checkpoint import s3a://<bucket>/<path>|file:///<path> ckpt://<authority>/<path> [--dry-run] [--force]",
+      "  checkpoint export ckpt://<authority>/<path> s3a://<bucket>/<path> [--dry-run] [--force]",
       "  direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)",
       "  store check s3a://bucket/prefix [--all]",
       "  uploads list|abort s3a://bucket/prefix [--older-than DURATION]",

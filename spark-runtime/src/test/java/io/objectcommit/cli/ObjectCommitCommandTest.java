@@ -86,14 +86,14 @@ class ObjectCommitCommandTest {
   /** Each usage error: exit code 2 and a message that says what was wrong. */
   @ParameterizedTest
   @ValueSource(strings = {
-      "checkpoint|expected ls, verify, gc or import",
-      "checkpoint list ckpt://b/q|unknown action 'list': expected ls, verify, gc or import",
+      "checkpoint|expected ls, verify, gc, import or export",
+      "checkpoint list ckpt://b/q|unknown action 'list': expected ls, verify, gc, import or export",
       "checkpoint ls|expected a ckpt:// path after ls",
       "checkpoint ls ckpt://b/q extra|unexpected arguments after the path: extra",
-      "checkpoint ls ckpt://b/q --dry-run|--min-age applies to gc only, --dry-run to gc and import",
+      "checkpoint ls ckpt://b/q --dry-run|--min-age applies to gc only, --dry-run to gc, import and export",
       "checkpoint gc ckpt://b/q --min-age soon|--min-age soon: expected a duration",
       "checkpoint gc ckpt://b/q --min-age|--min-age needs a value",
-      "checkpoint ls ckpt://b/q --force|--force and --idle apply to import only",
+      "checkpoint ls ckpt://b/q --force|--force and --idle apply to import and export only",
       "checkpoint ls ckpt://b/q --verbose|unknown option --verbose (options here: --conf, --dry-run, --force, --help,"
           + " --idle, --min-age, -D)",
       "checkpoint import s3a://b/q|expected the source (s3a://bucket/path or file:///path) and the target"
@@ -101,6 +101,11 @@ class ObjectCommitCommandTest {
       "checkpoint import s3a://b/q ckpt://b/q x|unexpected arguments after the target: x",
       "checkpoint import s3a://b/q ckpt://b/q --min-age 1h|--min-age applies to gc only",
       "checkpoint import s3a://b/q ckpt://b/q --idle soon|--idle soon: expected a duration",
+      "checkpoint export ckpt://b/q|expected the checkpoint (ckpt://authority/path) and the target (s3a://bucket/path)"
+          + " after export",
+      "checkpoint export ckpt://b/q s3a://b/p x|unexpected arguments after the target: x",
+      "checkpoint export ckpt://b/q s3a://b/p --min-age 1h|--min-age applies to gc only",
+      "checkpoint export ckpt://b/q s3a://b/p --idle soon|--idle soon: expected a duration",
       "checkpoint ls ckpt://b/q -D|-D needs key=value after it",
       "checkpoint ls ckpt://b/q -D novalue|-D novalue: expected key=value",
       "checkpoint ls ckpt://b/q -D=x|-D =x: expected key=value",

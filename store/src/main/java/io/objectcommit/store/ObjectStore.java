@@ -131,7 +131,7 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
   /**
    * Copies an object to another key of this bucket inside the store (one CopyObject: no bytes pass through this
    * process), only while the source still has ETag {@code sourceEtag}, so that what is copied is the object the
-   * caller means. The copy replaces any object at {@code targetKey}; it gets the store's encryption settings and
+   * caller means; a null {@code sourceEtag} copies whatever object is there (for objects that never change). The copy replaces any object at {@code targetKey}; it gets the store's encryption settings and
    * none of the source's user metadata. A source of more than 5 GiB is refused by S3 (a single CopyObject's limit).
    *
    * @return the copy's key and ETag (size -1, time 0); its ETag equals the source's when the source was written in

@@ -60,7 +60,8 @@ public final class LocalPathBackend implements Backend {
     return new LocalPathBackend(options.authority(), real, options.localFsync(), owner);
   }
 
-  java.nio.file.Path local(Path p) {
+  /** The file of a logical path under the root. */
+  public java.nio.file.Path local(Path p) {
     String rel = p.toUri().getPath();
     while (rel.startsWith("/")) {
       rel = rel.substring(1);

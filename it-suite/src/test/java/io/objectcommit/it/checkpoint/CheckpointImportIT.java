@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.objectcommit.checkpoint.CheckpointExport;
 import io.objectcommit.checkpoint.CheckpointImport;
 import io.objectcommit.checkpoint.CheckpointImport.Result.Outcome;
 import io.objectcommit.checkpoint.CheckpointImportException;
@@ -47,8 +48,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * checkpoint manager, the default state store or RocksDB; a file source and a count by key): refused while a batch is in
  * flight; adopted after the query stopped with no COPY and no PUT of a data object (only manifests), the source's
  * objects unchanged; the same query restarted on {@code ckpt://} with the {@code ckpt} settings continues with the
- * next batch id and exact counts; gc deletes no adopted object; an adopted object deleted afterwards is reported
- * by verify, by name.
+ * next batch id and exact counts; exported back to a new {@code s3a://} prefix with one COPY per file and nothing else
+ * written, where stock Spark continues with the next batch and exact counts; gc deletes no adopted object; an adopted
+ * object deleted afterwards is reported by verify, by name.
  */
 @S3IntegrationTest
 @Tag(TestTags.COMPONENT)
@@ -202,7 +204,35 @@ class CheckpointImportIT {
         assertEquals(StreamInput.expectedCounts(5), CountingQuery.lastCounts(), "with its state");
       }
 
-      // 4. gc deletes no adopted object; verify reports one deleted behind objectcommit's back.
+      // 4. Going back: exported to a new s3a:// prefix by server-side copies, the query resumes there on stock Spark.
+      String plain = bucket.s3a("plain/q1");
+      proxied.proxy().resetCounts();
+      CheckpointExport.Result[] exported = new CheckpointExport.Result[1];
+      String exportOut = run(conf, target, (m, o) -> exported[0] = m.exportTo(URI.create(plain), idleNow, o));
+      RequestCounts copies = proxied.proxy().counts();
+      assertEquals(CheckpointExport.Result.Outcome.EXPORTED, exported[0].outcome(), exportOut);
+      assertEquals(exported[0].files(), exported[0].copied(), exportOut);
+      assertEquals(exported[0].files(), copies.of(S3Operation.COPY), "one COPY per file: " + copies);
+      assertEquals(0, copies.of(S3Operation.PUT) + copies.of(S3Operation.DELETE) + copies.of(S3Operation.BULK_DELETE)
+          + copies.of(S3Operation.MULTIPART_INITIATE), "nothing written but the copies: " + copies);
+      assertEquals(1, copies.of(S3Operation.LIST), "the target's listing: " + copies);
+      System.out.println("checkpoint export (" + stateStore + ", 5 batches, 4 partitions): " + copies + "\n"
+          + exportOut);
+      try (SparkSession spark = SparkSessions.local("export-resumed", "local[2]", proxied.s3aOptions(), stateConf)) {
+        CountingQuery.clear();
+        StreamingQuery q = CountingQuery.start(spark, input, plain);
+        try {
+          in.addFile(5);
+          q.processAllAvailable();
+        } finally {
+          q.stop();
+        }
+        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
+        assertEquals(List.of(5L), CountingQuery.batches(), "stock Spark on the export continues with the next batch");
+        assertEquals(StreamInput.expectedCounts(6), CountingQuery.lastCounts(), "with its state");
+      }
+
+      // 5. gc deletes no adopted object; verify reports one deleted behind objectcommit's back.
       String root = "ckpt://" + bucket.name() + "/";
       run(conf, root, (m, o) -> m.gc(Duration.ZERO, false, o));
       Map<String, String> after = etags(bucket, "old/q1/");

@@ -57,7 +57,7 @@ public interface S3Calls {
 
   /**
    * CopyObject of {@code sourceKey} to {@code targetKey} in the bucket, only while the source has ETag
-   * {@code sourceEtag} ({@code x-amz-copy-source-if-match}: 412 otherwise), with the write id as the copy's user
+   * {@code sourceEtag} ({@code x-amz-copy-source-if-match}: 412 otherwise; null: no condition), with the write id as the copy's user
    * metadata (the source's is replaced) and the encryption headers. Returns the copy's ETag.
    */
   String copy(String sourceKey, String sourceEtag, String targetKey, String writeId) throws RequestFailure;

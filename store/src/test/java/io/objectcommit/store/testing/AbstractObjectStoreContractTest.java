@@ -307,6 +307,9 @@ public abstract class AbstractObjectStoreContractTest {
         () -> store.copy(key("copy/source"), source.etag(), key("copy/other")));
     assertEquals(source.etag(), refused.expectedEtag());
     assertFalse(store.head(key("copy/other")).isPresent(), "a refused copy writes nothing");
+    store.copy(key("copy/source"), null, key("copy/other"));
+    assertArrayEquals(bytes("changed"), store.getBytes(key("copy/other")).data(), "without a condition: as it is");
+    store.delete(key("copy/other"));
     store.delete(key("copy/source"));
     assertThrows(FileNotFoundException.class, () -> store.copy(key("copy/source"), changed.etag(),
         key("copy/other")));

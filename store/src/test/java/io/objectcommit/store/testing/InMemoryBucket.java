@@ -154,7 +154,7 @@ final class InMemoryBucket {
     if (source == null) {
       throw new FileNotFoundException(pathOf(sourceKey) + ": no such object to copy to " + pathOf(targetKey));
     }
-    if (!source.etag.equals(sourceEtag)) {
+    if (sourceEtag != null && !source.etag.equals(sourceEtag)) {
       throw new ObjectChangedException(pathOf(sourceKey), "copy to " + pathOf(targetKey), sourceEtag);
     }
     String etag = S3Etags.ofBytes(source.data);

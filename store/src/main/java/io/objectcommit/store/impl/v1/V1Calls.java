@@ -241,8 +241,10 @@ public final class V1Calls implements S3Calls {
   public String copy(String sourceKey, String sourceEtag, String targetKey, String writeId) throws RequestFailure {
     ObjectMetadata md = new ObjectMetadata();
     md.addUserMetadata(WRITE_ID, writeId);
-    CopyObjectRequest req = new CopyObjectRequest(bucket, sourceKey, bucket, targetKey)
-        .withMatchingETagConstraint("\"" + sourceEtag + "\"").withNewObjectMetadata(md);
+    CopyObjectRequest req = new CopyObjectRequest(bucket, sourceKey, bucket, targetKey).withNewObjectMetadata(md);
+    if (sourceEtag != null) {
+      req.setMatchingETagConstraints(List.of("\"" + sourceEtag + "\""));
+    }
     encryption.applyTo(req, md);
     attributed(req, OP_COPY, targetKey);
     CopyObjectResult r = call(() -> s3.copyObject(req));

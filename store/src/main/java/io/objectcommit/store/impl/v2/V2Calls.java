@@ -294,7 +294,8 @@ public final class V2Calls implements S3Calls {
   @Override
   public String copy(String sourceKey, String sourceEtag, String targetKey, String writeId) throws RequestFailure {
     CopyObjectRequest.Builder req = CopyObjectRequest.builder().sourceBucket(bucket).sourceKey(sourceKey)
-        .destinationBucket(bucket).destinationKey(targetKey).copySourceIfMatch("\"" + sourceEtag + "\"")
+        .destinationBucket(bucket).destinationKey(targetKey)
+        .copySourceIfMatch(sourceEtag == null ? null : "\"" + sourceEtag + "\"")
         .metadataDirective(MetadataDirective.REPLACE).metadata(Map.of(WRITE_ID, writeId))
         .overrideConfiguration(attributed(OP_COPY, targetKey).build());
     encryption.applyTo(req);

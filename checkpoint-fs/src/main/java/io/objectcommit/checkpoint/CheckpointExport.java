@@ -10,6 +10,9 @@ import java.util.List;
  */
 public final class CheckpointExport {
 
+  /** Server-side copies an export sends at once: {@value}. */
+  public static final int COPY_THREADS = 16;
+
   private CheckpointExport() {
   }
 

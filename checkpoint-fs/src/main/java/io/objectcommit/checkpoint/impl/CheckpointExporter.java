@@ -9,6 +9,7 @@ import io.objectcommit.checkpoint.files.DirManifest.Entry;
 import io.objectcommit.store.Listings;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Parallel;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -35,13 +36,16 @@ import org.slf4j.LoggerFactory;
  * prefix must hold nothing but this checkpoint's files: an object there of the same name and ETag as the file's is an
  * earlier run's copy (resumable), anything else refuses the export. The files are copied in an order that leaves a
  * partial target recognisable: {@code offsets/} after the state and source files, {@code commits/} after that and
- * {@code metadata} last, so a target without {@code metadata} is an export that did not finish (run it again).
+ * {@code metadata} last, so a target without {@code metadata} is an export that did not finish (run it again). Within
+ * each of these groups the copies run {@link CheckpointExport#COPY_THREADS} at a time.
  */
 public final class CheckpointExporter {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointExporter.class);
   /** Progress lines at most this often. */
   private static final long PROGRESS_EVERY_MS = 5_000;
+  /** Copies sent as one window, all finished before the next (progress is reported between windows). */
+  private static final int WINDOW = 256;
 
   private final ManifestBackend backend;
   private final ObjectStore store;
@@ -191,18 +195,32 @@ public final class CheckpointExporter {
           alreadyThere, live);
     }
 
-    // 3. The copies, metadata last.
+    // 3. The copies: each group (state and sources, offsets, commits, metadata) in parallel, in windows, and a
+    // group only after the one before it is whole.
     long done = 0;
     long doneBytes = 0;
     long lastReport = clock.getAsLong();
-    for (File f : toCopy) {
-      store.copy(f.entry.data, f.entry.etag, prefix + f.rel);
-      done++;
-      doneBytes += f.entry.size;
-      long now = clock.getAsLong();
-      if (now - lastReport >= PROGRESS_EVERY_MS) {
-        lastReport = now;
-        out.printf("progress: %d of %d files, %d of %d bytes%n", done, toCopy.size(), doneBytes, copyBytes);
+    try (Parallel pool = new Parallel("checkpoint-export", CheckpointExport.COPY_THREADS)) {
+      int from = 0;
+      while (from < toCopy.size()) {
+        int group = rank(toCopy.get(from).rel);
+        int to = from;
+        while (to < toCopy.size() && to - from < WINDOW && rank(toCopy.get(to).rel) == group) {
+          to++;
+        }
+        List<Parallel.IoTask<ObjectInfo>> copies = new ArrayList<>();
+        for (File f : toCopy.subList(from, to)) {
+          copies.add(() -> store.copy(f.entry.data, f.entry.etag, prefix + f.rel));
+          doneBytes += f.entry.size;
+        }
+        pool.runAll(copies);
+        done += to - from;
+        from = to;
+        long now = clock.getAsLong();
+        if (now - lastReport >= PROGRESS_EVERY_MS && from < toCopy.size()) {
+          lastReport = now;
+          out.printf("progress: %d of %d files, %d of %d bytes%n", done, toCopy.size(), doneBytes, copyBytes);
+        }
       }
     }
     Outcome outcome = toCopy.isEmpty() ? Outcome.ALREADY_EXPORTED : Outcome.EXPORTED;

@@ -2,7 +2,6 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobId;
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.commit.SuccessBuilder;
 import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.DirectCommitterConstants;
@@ -14,6 +13,7 @@ import io.objectcommit.direct.files.JobMarker;
 import io.objectcommit.store.Listings;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
+import io.objectcommit.store.Parallel;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.ProbeSite;

@@ -1,10 +1,10 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.Listings;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Parallel;
 import io.objectcommit.store.files.JsonRecordCodec;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -5,8 +5,8 @@ import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.direct.files.DirectTaskRecord;
+import io.objectcommit.store.Parallel;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryRequestCounts;

@@ -1,6 +1,5 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.JobAbortIncompleteException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
@@ -8,6 +7,7 @@ import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.store.Listings;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Parallel;
 import io.objectcommit.store.Payload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.objectcommit.staging.impl;
 
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Parallel;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.commit.CommitterStatistics;
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Parallel;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;

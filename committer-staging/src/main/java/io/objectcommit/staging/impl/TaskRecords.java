@@ -1,9 +1,9 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.commit.ForeignTaskRecordException;
-import io.objectcommit.commit.Parallel;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.Parallel;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.objectcommit.commit;
+package io.objectcommit.store;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

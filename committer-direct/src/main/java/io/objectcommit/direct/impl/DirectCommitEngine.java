@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  *   <li>task abort: deletes the attempt's files;</li>
  *   <li>job commit: reads every task record (one GET per task, found by number and by one LIST of the job's
  *       bookkeeping), removes leftovers, writes the commit marker and {@code _SUCCESS}, deletes the bookkeeping;</li>
- *   <li>job abort: deletes every file any task record accounts for, and the bookkeeping.</li>
+ *   <li>job abort: creates the job-abort marker, then deletes every file any task record accounts for, and the
+ *       bookkeeping (the marker stays); a task attempt reads the marker at task commit and, when the job was
+ *       aborted, deletes its files and fails with {@link io.objectcommit.commit.JobAbortedException}.</li>
  * </ul>
  */
 public final class DirectCommitEngine {
@@ -307,11 +309,17 @@ public final class DirectCommitEngine {
     return s;
   }
 
-  /** Deletes every file of the job that its task records account for, its {@code _SUCCESS} if any, and the records. */
+  /**
+   * Job abort: first creates the job-abort marker (one exclusive PUT, kept afterwards), then deletes every file of
+   * the job that its task records account for, its {@code _SUCCESS} if any, and the records. A task attempt still
+   * running (Spark cancels tasks asynchronously; an executor the driver lost keeps writing) reads the marker at task
+   * commit, after its last upload, and deletes its files itself: see {@link io.objectcommit.commit.JobAbortMarker}
+   * for why one of the two always sees the other's files.
+   */
   public void abortJob(JobContext job) throws IOException {
     JobId id = JobId.resolve(job.getConfiguration(), Objects.toString(job.getJobID(), null));
     try (ObjectStore store = ObjectStores.open(location.bucket(), job.getConfiguration(), jobAudit(id))) {
-      int n = cleanup(store, id.id(), false);
+      int n = cleanup(store, id.id(), false, true);
       LOG.info("Job {} aborted: {} object(s) of it deleted from {}; store requests: {}", id, n, location,
           store.statistics().snapshot());
     }
@@ -324,6 +332,17 @@ public final class DirectCommitEngine {
    * @return the number of objects deleted
    */
   public int cleanup(ObjectStore store, String jobId, boolean keepIfCommitted) throws IOException {
+    return cleanup(store, jobId, keepIfCommitted, false);
+  }
+
+  /**
+   * @param fence create the job-abort marker before anything is read (job abort; the cleanup command runs when the
+   *     driver is gone and does not fence)
+   */
+  private int cleanup(ObjectStore store, String jobId, boolean keepIfCommitted, boolean fence) throws IOException {
+    if (fence) {
+      location.abortMarker(jobId).create(store); // before the records are read: see JobAbortMarker
+    }
     boolean committed = false;
     if (keepIfCommitted) {
       try {
@@ -360,11 +379,15 @@ public final class DirectCommitEngine {
     Set<String> bookkeeping = new TreeSet<>(records.keySet());
     bookkeeping.addAll(Listings.keys(store, location.jobPrefix(jobId)));
     bookkeeping.add(location.jobMarkerKey(jobId));
+    bookkeeping.remove(location.jobAbortedKey(jobId)); // kept: it must outlive every attempt of the job
     store.deleteBatch(bookkeeping);
     return doomed.size();
   }
 
-  /** Job ids with bookkeeping under the destination (uncommitted, or whose commit did not finish). */
+  /**
+   * Job ids with bookkeeping under the destination (uncommitted, or whose commit did not finish); a job of which
+   * only the job-abort marker is left (an aborted job, cleaned up) is not one.
+   */
   public List<String> pendingJobs(ObjectStore store) throws IOException {
     Set<String> ids = new TreeSet<>();
     String root = location.bookkeepingRoot();
@@ -372,7 +395,10 @@ public final class DirectCommitEngine {
       String rest = k.substring(root.length());
       int slash = rest.indexOf('/');
       if (slash > 0 && !k.startsWith(location.probePrefix())) {
-        ids.add(rest.substring(0, slash));
+        String id = rest.substring(0, slash);
+        if (!k.equals(location.jobAbortedKey(id))) {
+          ids.add(id);
+        }
       }
     }
     return new ArrayList<>(ids);

@@ -1,0 +1,204 @@
+package io.objectcommit.it.direct;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.commit.JobAbortedException;
+import io.objectcommit.direct.DirectPathOutputCommitter;
+import io.objectcommit.it.faults.ProxiedBucket;
+import io.objectcommit.testsupport.S3IntegrationTest;
+import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.RequestCounts;
+import io.objectcommit.testsupport.proxy.S3Operation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 28: a direct-committer task attempt that uploads after its job's abort has finished leaves no object in
+ * the destination (LocalStack, through the fault proxy, which counts the requests). The committer API is driven as
+ * Spark drives it (job setup on the driver, task setup and writes in the task, job abort from another thread, as
+ * Spark's DAG scheduler aborts while a cancelled task still runs), so that the upload lands after the abort
+ * deterministically: the late file's stream is closed (and so uploaded) only once the abort has returned.
+ */
+@S3IntegrationTest
+@Tag(TestTags.COMPONENT)
+class LateUploadAfterJobAbortIT {
+
+  /** One write job on {@code table}, driven as Spark's commit protocol drives the committer. */
+  private static final class Job {
+    final String uuid = UUID.randomUUID().toString();
+    final JobConf conf;
+    final JobID id = new JobID("202611260200", 3);
+    final Path output;
+    final PathOutputCommitter driver;
+
+    Job(ProxiedBucket p, String table) throws IOException {
+      conf = new JobConf(false);
+      p.s3aOptions().forEach(conf::set);
+      conf.set(CommitConstants.SPARK_WRITE_JOB_UUID, uuid);
+      conf.set("mapreduce.map.speculative", "false"); // as Spark sets them when spark.speculation is off
+      conf.set("mapreduce.reduce.speculative", "false");
+      output = new Path(table);
+      driver = new DirectPathOutputCommitter(output, new TaskAttemptContextImpl(conf, attempt(0, 0)));
+      driver.setupJob(context());
+    }
+
+    JobContext context() {
+      return new JobContextImpl(conf, id);
+    }
+
+    TaskAttemptID attempt(int task, int attempt) {
+      return new TaskAttemptID(new TaskID(id, TaskType.MAP, task), attempt);
+    }
+
+    Task task(int task, int attempt) throws IOException {
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(new JobConf(conf), attempt(task, attempt));
+      PathOutputCommitter c = new DirectPathOutputCommitter(output, ctx);
+      c.setupTask(ctx);
+      return new Task(this, ctx, c, task);
+    }
+
+    /** Job abort on another thread (Spark's DAG scheduler), waited for: it has finished when this returns. */
+    void abortFromAnotherThread() throws Exception {
+      ExecutorService driverThread = Executors.newSingleThreadExecutor();
+      try {
+        Future<?> abort = driverThread.submit(() -> {
+          driver.abortJob(context(), JobStatus.State.FAILED);
+          return null;
+        });
+        abort.get(60, TimeUnit.SECONDS);
+      } finally {
+        driverThread.shutdownNow();
+      }
+    }
+  }
+
+  /** One task attempt. */
+  private static final class Task {
+    final Job job;
+    final TaskAttemptContextImpl ctx;
+    final PathOutputCommitter committer;
+    final int index;
+
+    Task(Job job, TaskAttemptContextImpl ctx, PathOutputCommitter committer, int index) {
+      this.job = job;
+      this.ctx = ctx;
+      this.committer = committer;
+      this.index = index;
+    }
+
+    String name(int counter) {
+      return String.format("part-%05d-%s-c%03d.csv", index, job.uuid, counter);
+    }
+
+    /** Opens file {@code counter} under the work path, as Spark's writers do; nothing is uploaded before close. */
+    FSDataOutputStream open(int counter) throws IOException {
+      Path p = new Path(committer.getWorkPath(), name(counter));
+      FSDataOutputStream out = p.getFileSystem(ctx.getConfiguration()).create(p, false);
+      out.write(("id,k\n" + index + "," + counter + "\n").getBytes(StandardCharsets.UTF_8));
+      return out;
+    }
+
+    void write(int counter) throws IOException {
+      open(counter).close();
+    }
+  }
+
+  /** Keys under {@code table/}, relative to it. */
+  private static List<String> keys(S3TestBucket bucket) {
+    String base = bucket.prefix() + "table/";
+    return bucket.listKeys("table/").stream().map(k -> k.substring(base.length())).sorted()
+        .collect(Collectors.toList());
+  }
+
+  private static String marker(Job job) {
+    return "_objectcommit_direct/" + job.uuid + "/job-aborted.json";
+  }
+
+  @Test
+  void anUploadAfterTheJobAbortFinishedIsDeletedByItsAttempt(S3TestBucket bucket) throws Exception {
+    try (ProxiedBucket p = new ProxiedBucket(bucket)) {
+      p.runStoreChecks();
+      Job job = new Job(p, bucket.s3a("table"));
+      Task other = job.task(1, 0);
+      other.write(0);
+      other.committer.commitTask(other.ctx);
+      Task zombie = job.task(0, 0);
+      zombie.write(0);
+      FSDataOutputStream late = zombie.open(1);
+      assertEquals(List.of(zombie.name(0), other.name(0)), keys(bucket).stream()
+          .filter(k -> !k.startsWith("_objectcommit_direct/")).collect(Collectors.toList()));
+
+      job.abortFromAnotherThread();
+      assertEquals(List.of(marker(job)), keys(bucket), "the abort deleted the job's files, kept its marker");
+
+      late.close(); // the upload lands after the job abort has finished
+      assertEquals(List.of(marker(job), zombie.name(1)), keys(bucket), "the late upload is in the destination");
+
+      RequestCounts before = p.proxy().counts();
+      JobAbortedException e = assertThrows(JobAbortedException.class, () -> zombie.committer.commitTask(zombie.ctx));
+      RequestCounts commit = p.proxy().counts().minus(before);
+      assertEquals(job.uuid, e.jobId());
+      assertTrue(e.getMessage().contains(marker(job)) && e.getMessage().contains("deleted the 2 file(s)"),
+          e.getMessage());
+      zombie.committer.abortTask(zombie.ctx); // as Spark does after a failed task commit
+      assertEquals(List.of(marker(job)), keys(bucket), "no object of the late attempt left, no task record");
+      // the marker read (200), the attempt's files deleted, its task record read (404: the abort deleted it)
+      assertEquals(1, commit.of(S3Operation.GET, 200), commit.toString());
+      assertEquals(1, commit.of(S3Operation.BULK_DELETE), commit.toString());
+    }
+  }
+
+  @Test
+  void aLateAttemptKilledInsteadOfCommittingLeavesNothingAndTaskCommitCostsOneGet(S3TestBucket bucket)
+      throws Exception {
+    try (ProxiedBucket p = new ProxiedBucket(bucket)) {
+      p.runStoreChecks();
+      Job job = new Job(p, bucket.s3a("table"));
+      Task t = job.task(0, 0);
+      RequestCounts before = p.proxy().counts();
+      t.write(0);
+      t.write(1);
+      t.committer.commitTask(t.ctx);
+      RequestCounts task = p.proxy().counts().minus(before);
+      assertEquals(1, task.of(S3Operation.GET), "one read of the job-abort marker per task: " + task);
+      assertEquals(1, task.of(S3Operation.GET, 404), task.toString());
+      assertEquals(2 + 2, task.of(S3Operation.PUT), "2 uploads, the task record's declaration and commit: " + task);
+      assertEquals(5, task.total(), task.toString());
+
+      Task zombie = job.task(1, 0);
+      FSDataOutputStream late = zombie.open(0);
+      job.abortFromAnotherThread();
+      late.close(); // declares the task anew and uploads, after the abort
+      zombie.write(1);
+      assertEquals(List.of(marker(job), "_objectcommit_direct/" + job.uuid + "/tasks/m-000001.json", zombie.name(0),
+          zombie.name(1)), keys(bucket), "the marker, the late attempt's task record made anew and its two files");
+      zombie.committer.abortTask(zombie.ctx); // Spark kills the cancelled task
+      assertEquals(List.of(marker(job)), keys(bucket), "no object of the job left, no task record");
+    }
+  }
+}

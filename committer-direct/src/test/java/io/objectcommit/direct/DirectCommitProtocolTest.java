@@ -241,9 +241,19 @@ class DirectCommitProtocolTest {
     t2.write("day=1", 1, "x");
     t2.crash();
     driver.abortJob(h.job(), JobStatus.State.FAILED);
-    assertEquals(List.of(h.abortMarkerKey(), Harness.key("part-00000-earlier-job-c000.parquet")), h.keys(),
-        "the job's committed and uncommitted files and its bookkeeping are gone; the earlier job's file stays, and"
-            + " the job-abort marker (kept for attempts still running)");
+    String crashedTask = OutputLocation.of(h.output).taskRecordKey(Harness.UUID, "m-000002");
+    assertEquals(List.of(h.abortMarkerKey(), crashedTask, Harness.key("part-00000-earlier-job-c000.parquet")),
+        h.keys(), "the job's committed and uncommitted files and its other bookkeeping are gone; the earlier job's"
+            + " file stays, the job-abort marker, and the record of the attempt that was still writing (it may"
+            + " still run)");
+    Configuration conf = new Configuration(false);
+    InMemoryStoreFactory.use(conf);
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      assertEquals(List.of(Harness.UUID), cleaner.pendingJobs(), "the kept record makes the job pending");
+      cleaner.clean(Harness.UUID);
+      assertEquals(List.of(), cleaner.pendingJobs());
+    }
+    assertEquals(List.of(h.abortMarkerKey(), Harness.key("part-00000-earlier-job-c000.parquet")), h.keys());
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

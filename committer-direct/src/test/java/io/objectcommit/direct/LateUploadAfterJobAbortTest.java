@@ -1,6 +1,7 @@
 package io.objectcommit.direct;
 
 import static io.objectcommit.testsupport.proxy.S3Operation.BULK_DELETE;
+import static io.objectcommit.testsupport.proxy.S3Operation.DELETE;
 import static io.objectcommit.testsupport.proxy.S3Operation.GET;
 import static io.objectcommit.testsupport.proxy.S3Operation.HEAD;
 import static io.objectcommit.testsupport.proxy.S3Operation.PUT;
@@ -11,11 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.direct.impl.AttemptRegistry;
+import io.objectcommit.direct.impl.OutputLocation;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
 import io.objectcommit.store.testing.RequestHook;
 import java.io.IOException;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +42,10 @@ class LateUploadAfterJobAbortTest {
   /** The driver's job abort, as Spark calls it. */
   private static RequestHook.Action abortJob(Harness h, PathOutputCommitter driver) {
     return () -> driver.abortJob(h.job(), JobStatus.State.FAILED);
+  }
+
+  private static String recordKey(Harness h, int task) {
+    return OutputLocation.of(h.output).taskRecordKey(Harness.UUID, OutputLocation.taskName('m', task));
   }
 
   /** The attempt's file {@code counter} of task {@code task}, as a pattern of its key. */
@@ -95,28 +103,53 @@ class LateUploadAfterJobAbortTest {
     zombie.abort(); // Spark kills the task
     InMemoryRequestCounts abort = h.store.counts().minus(before);
     assertEquals(List.of(h.abortMarkerKey()), h.keys(), "no object of the job left, no task record");
-    assertEquals(1, abort.of(GET, 200), "the marker: " + abort);
-    assertEquals(1, abort.of(GET, 404), "the task record, deleted by the job abort: nothing to remove: " + abort);
+    assertEquals(2, abort.of(GET, 200), "the marker, the task record the job abort kept: " + abort);
     assertEquals(1, abort.of(BULK_DELETE), "the attempt's files: " + abort);
-    assertEquals(3, abort.total(), abort.toString());
+    assertEquals(1, abort.of(DELETE), "the task record, which names no other attempt: " + abort);
+    assertEquals(4, abort.total(), abort.toString());
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
   @ValueSource(booleans = {true, false})
-  void aNewDirectoryAfterTheAbortFindsTheMarkerWhenDeclaredAndLeavesNothing(boolean parquet) throws Exception {
+  void aNewDirectoryAfterTheAbortIsDeclaredInTheKeptRecordAndLeavesNothing(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
     PathOutputCommitter driver = h.driver();
     driver.setupJob(h.job());
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write("day=1", 0, "x");
     driver.abortJob(h.job(), JobStatus.State.FAILED);
+    assertEquals(List.of(h.abortMarkerKey(), recordKey(h, 0)), h.keys(), "the record of the writing attempt kept");
     zombie.write("day=1", 1, "a late file in a declared directory");
-    // a new directory: its declaration finds the task record gone and the marker there
-    JobAbortedException e = assertThrows(JobAbortedException.class, () -> zombie.write("day=2", 0, "y"));
-    assertTrue(e.getMessage().contains("deleted the 2 file(s)"), "day=1's c000 and c001: " + e.getMessage());
-    assertEquals(List.of(h.abortMarkerKey()), h.keys(), "c001 of day=1 deleted, day=2 never uploaded");
-    zombie.abort();
+    zombie.write("day=2", 0, "a late file in a new directory, declared in the kept record");
+    assertEquals(2, h.outputKeys().size(), h.keys().toString());
+    commitFailsAsAborted(h, zombie, 3);
     assertEquals(List.of(h.abortMarkerKey()), h.keys());
+  }
+
+  /**
+   * The residual case, closed by the kept task record: the attempt dies right after a late upload, before it could
+   * read the marker. The record the job abort kept still declares the directory, so the cleanup command finds the
+   * late file.
+   */
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aLateAttemptKilledAfterItsUploadLeavesAFileTheCleanupCommandFinds(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    zombie.write(0);
+    driver.abortJob(h.job(), JobStatus.State.FAILED);
+    String late = zombie.write(1);
+    zombie.crash(); // SIGKILL: no task commit, no task abort
+    assertEquals(List.of(h.abortMarkerKey(), recordKey(h, 0), late), h.keys());
+    Configuration conf = new Configuration(false);
+    InMemoryStoreFactory.use(conf);
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      assertEquals(List.of(Harness.UUID), cleaner.pendingJobs(), "the kept record lists the job");
+      cleaner.clean(Harness.UUID);
+    }
+    assertEquals(List.of(h.abortMarkerKey()), h.keys(), "the cleanup command probed the declared group again");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -153,16 +186,25 @@ class LateUploadAfterJobAbortTest {
 
   @ParameterizedTest(name = "parquet committer: {0}")
   @ValueSource(booleans = {true, false})
-  void anAbortBetweenTheMarkerReadAndTheTaskRecordUpdateLeavesNothing(boolean parquet) throws Exception {
+  void anAbortBetweenTheMarkerReadAndTheTaskRecordUpdateLeavesNoFile(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
     PathOutputCommitter driver = h.driver();
     driver.setupJob(h.job());
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     zombie.write(1);
-    // task commit reads the marker (404), then the job abort runs; the commit finds its task record gone
+    // task commit reads the marker (404), then the job abort runs: every upload was visible before the marker, so
+    // the abort found them in the record; the task commit then records the attempt in the record the abort kept
     h.store.addHook(RequestHook.after(GET, "job-aborted\\.json$", abortJob(h, driver)));
-    commitFailsAsAborted(h, zombie, 2);
+    zombie.commit();
+    assertEquals(List.of(), h.outputKeys(), "the abort deleted both files");
+    assertEquals(List.of(h.abortMarkerKey(), recordKey(h, 0)), h.keys(), "bookkeeping only: the marker and the"
+        + " committed record, which the cleanup command removes");
+    Configuration conf = new Configuration(false);
+    InMemoryStoreFactory.use(conf);
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      cleaner.clean(Harness.UUID);
+    }
     assertEquals(List.of(h.abortMarkerKey()), h.keys());
   }
 

@@ -8,6 +8,7 @@ import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SpeculationNotSupportedException;
+import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.files.JobMarker;
@@ -357,9 +358,17 @@ public final class DirectCommitEngine {
       records = JobBookkeeping.all(store, location, jobId, parallel, window());
     }
     Set<String> doomed = new TreeSet<>();
+    // job abort: per kept record (an attempt still WRITING), per attempt, the keys found now
+    Map<String, Map<String, Set<String>>> foundInKept = new TreeMap<>();
     if (!committed) {
-      for (DirectTaskRecord r : records.values()) {
-        doomed.addAll(JobBookkeeping.everything(store, r));
+      for (Map.Entry<String, DirectTaskRecord> r : records.entrySet()) {
+        if (fence && stillWriting(r.getValue())) {
+          Map<String, Set<String>> found = JobBookkeeping.byAttempt(store, r.getValue());
+          found.values().forEach(doomed::addAll);
+          foundInKept.put(r.getKey(), found);
+        } else {
+          doomed.addAll(JobBookkeeping.everything(store, r.getValue()));
+        }
       }
       try {
         SuccessData s = SuccessData.CODEC.load(store, location.successKey());
@@ -380,8 +389,55 @@ public final class DirectCommitEngine {
     bookkeeping.addAll(Listings.keys(store, location.jobPrefix(jobId)));
     bookkeeping.add(location.jobMarkerKey(jobId));
     bookkeeping.remove(location.jobAbortedKey(jobId)); // kept: it must outlive every attempt of the job
+    if (fence) {
+      Set<String> kept = foundInKept.keySet();
+      if (!kept.isEmpty()) {
+        bookkeeping.removeAll(kept);
+        for (Map.Entry<String, Map<String, Set<String>>> k : foundInKept.entrySet()) {
+          keepAccounted(store, k.getKey(), k.getValue());
+        }
+        LOG.warn("Job {}: {} task record(s) kept, naming attempts that were still writing ({}): each such attempt"
+            + " deletes its files and its record when it ends (it finds the job-abort marker); if one died instead,"
+            + " `objectcommit direct-cleanup {} --job {}` deletes what it left", jobId, kept.size(),
+            kept.size() <= 10 ? kept : kept.size() + " records", location, jobId);
+      }
+    }
     store.deleteBatch(bookkeeping);
     return doomed.size();
+  }
+
+  /**
+   * The records with an attempt still WRITING (neither committed, aborted nor superseded): one running after the
+   * abort (a cancelled task, or an executor the driver lost) or one that died without a trace. Job abort keeps them,
+   * so that the files such an attempt uploads later in a directory it had declared stay accounted for: the attempt
+   * removes them itself when it ends, and if it died, the cleanup command probes its groups again.
+   */
+  private static boolean stillWriting(DirectTaskRecord r) {
+    return r.attempts.stream().anyMatch(e -> e.state == AttemptEntry.State.WRITING);
+  }
+
+  /**
+   * A kept record: each attempt's known files become what the abort found (and deleted), so that a later probe of
+   * its groups (the cleanup command, the attempt's own clean-up) starts after them and finds files uploaded after the
+   * abort, past the gap the deletion left. A conditional write (compare-and-swap: the attempt may be declaring).
+   */
+  private void keepAccounted(ObjectStore store, String key, Map<String, Set<String>> found) throws IOException {
+    TaskRecordHandle handle = new TaskRecordHandle(store, key, options.casAttempts());
+    handle.reload();
+    handle.update(current -> {
+      if (current == null) {
+        return null; // the attempt removed it meanwhile
+      }
+      for (AttemptEntry e : current.attempts) {
+        Set<String> f = found.get(e.attempt);
+        if (f != null && e.state == AttemptEntry.State.WRITING) {
+          Set<String> files = new TreeSet<>(e.files);
+          files.addAll(f);
+          e.files = new ArrayList<>(files);
+        }
+      }
+      return current;
+    });
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.commit.CommitConstants;
 import io.objectcommit.commit.JobAbortedException;
+import io.objectcommit.direct.DirectJobCleaner;
 import io.objectcommit.direct.DirectPathOutputCommitter;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.testsupport.S3IntegrationTest;
@@ -22,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
@@ -135,6 +137,35 @@ class LateUploadAfterJobAbortIT {
         .collect(Collectors.toList());
   }
 
+  private static String record(Job job, int task) {
+    return String.format("_objectcommit_direct/%s/tasks/m-%06d.json", job.uuid, task);
+  }
+
+  /**
+   * The residual case: the late attempt is killed right after its upload (no task commit or abort). The record the
+   * job abort kept still declares the attempt's directory, so the cleanup command finds the late file.
+   */
+  @Test
+  void aLateAttemptKilledAfterItsUploadIsCleanedByTheCleanupCommand(S3TestBucket bucket) throws Exception {
+    try (ProxiedBucket p = new ProxiedBucket(bucket)) {
+      Job job = new Job(p, bucket.s3a("table"));
+      Task zombie = job.task(0, 0);
+      zombie.write(0);
+      FSDataOutputStream late = zombie.open(1);
+      job.abortFromAnotherThread();
+      late.close();
+      // SIGKILL: the attempt neither commits nor aborts
+      assertEquals(List.of(marker(job), record(job, 0), zombie.name(1)), keys(bucket));
+      Configuration conf = new Configuration(false);
+      p.s3aOptions().forEach(conf::set);
+      try (DirectJobCleaner cleaner = DirectJobCleaner.open(job.output, conf)) {
+        assertEquals(List.of(job.uuid), cleaner.pendingJobs());
+        cleaner.clean(job.uuid);
+      }
+      assertEquals(List.of(marker(job)), keys(bucket), "the late file found past the gap the abort left");
+    }
+  }
+
   private static String marker(Job job) {
     return "_objectcommit_direct/" + job.uuid + "/job-aborted.json";
   }
@@ -154,10 +185,12 @@ class LateUploadAfterJobAbortIT {
           .filter(k -> !k.startsWith("_objectcommit_direct/")).collect(Collectors.toList()));
 
       job.abortFromAnotherThread();
-      assertEquals(List.of(marker(job)), keys(bucket), "the abort deleted the job's files, kept its marker");
+      assertEquals(List.of(marker(job), record(job, 0)), keys(bucket), "the abort deleted the job's files, kept its"
+          + " marker and the record of the attempt still writing");
 
       late.close(); // the upload lands after the job abort has finished
-      assertEquals(List.of(marker(job), zombie.name(1)), keys(bucket), "the late upload is in the destination");
+      assertEquals(List.of(marker(job), record(job, 0), zombie.name(1)), keys(bucket),
+          "the late upload is in the destination");
 
       RequestCounts before = p.proxy().counts();
       JobAbortedException e = assertThrows(JobAbortedException.class, () -> zombie.committer.commitTask(zombie.ctx));
@@ -167,9 +200,11 @@ class LateUploadAfterJobAbortIT {
           e.getMessage());
       zombie.committer.abortTask(zombie.ctx); // as Spark does after a failed task commit
       assertEquals(List.of(marker(job)), keys(bucket), "no object of the late attempt left, no task record");
-      // the marker read (200), the attempt's files deleted, its task record read (404: the abort deleted it)
-      assertEquals(1, commit.of(S3Operation.GET, 200), commit.toString());
+      // the marker read, the attempt's files deleted, its task record read again and deleted (nothing else in it)
+      assertEquals(2, commit.of(S3Operation.GET, 200), commit.toString());
       assertEquals(1, commit.of(S3Operation.BULK_DELETE), commit.toString());
+      assertEquals(1, commit.of(S3Operation.DELETE), commit.toString());
+      assertEquals(4, commit.total(), commit.toString());
     }
   }
 

@@ -247,9 +247,10 @@ public final class AttemptWriter implements Closeable {
       if (current == null) {
         return null;
       }
-      boolean others = current.committedAttempt != null && !current.committedAttempt.equals(attemptId)
-          || current.attempts.stream().anyMatch(e -> !e.attempt.equals(attemptId)
-              && e.state != AttemptEntry.State.ABORTED);
+      boolean otherCommitted = current.committedAttempt != null && !current.committedAttempt.equals(attemptId);
+      boolean othersLive = current.attempts.stream()
+          .anyMatch(e -> !e.attempt.equals(attemptId) && e.state != AttemptEntry.State.ABORTED);
+      boolean others = otherCommitted || othersLive;
       if (!others) {
         deleteRecord[0] = true;
         return null;

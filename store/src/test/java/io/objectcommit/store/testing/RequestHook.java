@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * Something a test runs once inside the request path of an {@link InMemoryObjectStore}, to force an interleaving
- * deterministically: on the first request of an operation whose key matches a pattern, {@link #before() before}
- * the request is applied (it then lands after the action finished) or {@link #after() after} it was applied and
+ * deterministically: on the first request of an operation whose key matches a pattern, {@link #before(S3Operation, String, Action) before}
+ * the request is applied (it then lands after the action finished) or {@link #after(S3Operation, String, Action) after} it was applied and
  * before its answer returns. The action may send requests of its own on the same bucket (they do not fire the
  * hook again). Installed with {@link InMemoryObjectStore#addHook(RequestHook)}.
  */

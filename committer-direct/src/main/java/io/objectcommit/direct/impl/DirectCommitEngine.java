@@ -396,7 +396,7 @@ public final class DirectCommitEngine {
         for (Map.Entry<String, Map<String, Set<String>>> k : foundInKept.entrySet()) {
           keepAccounted(store, k.getKey(), k.getValue());
         }
-        LOG.warn("Job {}: {} task record(s) kept, naming attempts that were still writing ({}): each such attempt"
+        LOG.info("Job {}: {} task record(s) kept, naming attempts that were still writing ({}): each such attempt"
             + " deletes its files and its record when it ends (it finds the job-abort marker); if one died instead,"
             + " `objectcommit direct-cleanup {} --job {}` deletes what it left", jobId, kept.size(),
             kept.size() <= 10 ? kept : kept.size() + " records", location, jobId);

@@ -8,12 +8,15 @@ import io.objectcommit.commit.CommitConstants;
 import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.direct.DirectJobCleaner;
 import io.objectcommit.direct.DirectPathOutputCommitter;
+import io.objectcommit.it.SmokeJob;
+import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
+import io.objectcommit.testsupport.proxy.SeenRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -36,6 +39,12 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.spark.SparkExecutorInfo;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -44,11 +53,17 @@ import org.junit.jupiter.api.Test;
  * the destination (LocalStack, through the fault proxy, which counts the requests). The committer API is driven as
  * Spark drives it (job setup on the driver, task setup and writes in the task, job abort from another thread, as
  * Spark's DAG scheduler aborts while a cancelled task still runs), so that the upload lands after the abort
- * deterministically: the late file's stream is closed (and so uploaded) only once the abort has returned.
+ * deterministically: the late file's stream is closed (and so uploaded) only once the abort has returned. One test
+ * runs a Spark job in local mode instead, with a task held mid-write while another fails the job.
  */
 @S3IntegrationTest
 @Tag(TestTags.COMPONENT)
 class LateUploadAfterJobAbortIT {
+
+  @AfterEach
+  void disarm() {
+    FailingWrites.disarm();
+  }
 
   /** One write job on {@code table}, driven as Spark's commit protocol drives the committer. */
   private static final class Job {
@@ -164,6 +179,68 @@ class LateUploadAfterJobAbortIT {
       }
       assertEquals(List.of(marker(job)), keys(bucket), "the late file found past the gap the abort left");
     }
+  }
+
+  /**
+   * Through Spark (local mode, one attempt per task): task 0 has uploaded its first file and is writing its second
+   * when task 1 fails and Spark aborts the job; then task 0 goes on (a task Spark is cancelling) and uploads after
+   * the abort. Whatever ends it (the kill, or the output commit coordinator's denial), its task abort finds the
+   * marker: nothing of the job is left.
+   */
+  @Test
+  void throughSparkATaskStillWritingAfterTheJobAbortLeavesNothing(S3TestBucket bucket) throws Exception {
+    try (ProxiedBucket p = new ProxiedBucket(bucket);
+        SparkSession spark = SparkSessions.local("late-upload-after-job-abort", "local[2,1]", p.s3aOptions(),
+            DirectCommitters.parquet().sparkConf())) {
+      Dataset<Row> data = FailingWrites.prepare(SmokeJob.dataset(spark, 4_000), 2);
+      FailingWrites.hold(0, 700); // c000 (500 rows) uploaded, c001 open
+      FailingWrites.arm(1, 1, 300); // fails once task 0 is held
+      try {
+        Exception e = assertThrows(Exception.class, () -> data.write().mode(SaveMode.Append)
+            .option("maxRecordsPerFile", 500).parquet(bucket.s3a("table")));
+        assertTrue(e.toString().contains("Job aborted") || e.toString().contains("injected"), e.toString());
+        assertTrue(FailingWrites.awaitHeld(0), "task 0 was held when the job failed");
+        List<String> afterAbort = keys(bucket);
+        assertTrue(afterAbort.stream().anyMatch(k -> k.endsWith("/job-aborted.json")), afterAbort.toString());
+        assertTrue(afterAbort.stream().noneMatch(k -> k.endsWith(".parquet")), "the abort deleted c000: "
+            + afterAbort);
+      } finally {
+        FailingWrites.releaseHeld();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (runningTasks(spark) > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertEquals(0, runningTasks(spark), "task 0 ended");
+      FailingWrites.disarm();
+      List<String> left = keys(bucket);
+      assertEquals(1, left.size(), "only the job-abort marker: " + left);
+      assertTrue(left.get(0).matches("_objectcommit_direct/[0-9a-f-]{36}/job-aborted\\.json"), left.toString());
+      // task 0 uploaded after the abort: a PUT of a Parquet file of the table answered 200 after the marker's PUT
+      List<SeenRequest> requests = p.proxy().requests();
+      int markerPut = -1;
+      int latePuts = 0;
+      for (int i = 0; i < requests.size(); i++) {
+        SeenRequest r = requests.get(i);
+        String key = String.valueOf(r.request().key());
+        if (r.operation() == S3Operation.PUT && key.endsWith("/job-aborted.json")) {
+          markerPut = i;
+        } else if (markerPut >= 0 && r.operation() == S3Operation.PUT && key.endsWith(".parquet")
+            && r.status() == 200) {
+          latePuts++;
+        }
+      }
+      assertTrue(markerPut >= 0, "the marker's PUT was seen");
+      assertTrue(latePuts >= 1, "task 0 uploaded after the abort's marker: " + latePuts);
+    }
+  }
+
+  private static int runningTasks(SparkSession spark) {
+    int n = 0;
+    for (SparkExecutorInfo e : spark.sparkContext().statusTracker().getExecutorInfos()) {
+      n += e.numRunningTasks();
+    }
+    return n;
   }
 
   private static String marker(Job job) {

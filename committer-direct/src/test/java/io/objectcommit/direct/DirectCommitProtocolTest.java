@@ -81,7 +81,8 @@ class DirectCommitProtocolTest {
         + " only for the empty task: " + tasks);
     assertEquals(5, tasks.conditional(PUT), "declare + commit per task with files, commit only for the"
         + " empty task: " + tasks);
-    assertEquals(9, tasks.total(), tasks.toString());
+    assertEquals(3, tasks.of(GET), "one read of the job-abort marker (a 404) per task commit: " + tasks);
+    assertEquals(12, tasks.total(), tasks.toString());
 
     driver.commitJob(h.job());
     InMemoryRequestCounts job = h.store.counts().minus(tasks);
@@ -240,8 +241,19 @@ class DirectCommitProtocolTest {
     t2.write("day=1", 1, "x");
     t2.crash();
     driver.abortJob(h.job(), JobStatus.State.FAILED);
-    assertEquals(List.of(Harness.key("part-00000-earlier-job-c000.parquet")), h.keys(),
-        "the job's committed and uncommitted files and its bookkeeping are gone; the earlier job's file stays");
+    String crashedTask = OutputLocation.of(h.output).taskRecordKey(Harness.UUID, "m-000002");
+    assertEquals(List.of(h.abortMarkerKey(), crashedTask, Harness.key("part-00000-earlier-job-c000.parquet")),
+        h.keys(), "the job's committed and uncommitted files and its other bookkeeping are gone; the earlier job's"
+            + " file stays, the job-abort marker, and the record of the attempt that was still writing (it may"
+            + " still run)");
+    Configuration conf = new Configuration(false);
+    InMemoryStoreFactory.use(conf);
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      assertEquals(List.of(Harness.UUID), cleaner.pendingJobs(), "the kept record makes the job pending");
+      cleaner.clean(Harness.UUID);
+      assertEquals(List.of(), cleaner.pendingJobs());
+    }
+    assertEquals(List.of(h.abortMarkerKey(), Harness.key("part-00000-earlier-job-c000.parquet")), h.keys());
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
@@ -259,7 +271,12 @@ class DirectCommitProtocolTest {
     assertFalse(h.keys().contains(Harness.key("_SUCCESS")));
     h.store.clearFaults();
     driver.abortJob(h.job(), JobStatus.State.FAILED);
-    assertEquals(List.of(), h.keys());
+    assertEquals(List.of(h.abortMarkerKey()), h.keys(), "only the job-abort marker");
+    Configuration conf = new Configuration(false);
+    InMemoryStoreFactory.use(conf);
+    try (DirectJobCleaner cleaner = DirectJobCleaner.open(h.output, conf)) {
+      assertEquals(List.of(), cleaner.pendingJobs(), "an aborted job is not pending");
+    }
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

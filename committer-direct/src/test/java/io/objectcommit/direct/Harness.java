@@ -86,6 +86,11 @@ final class Harness {
     return store.keys("");
   }
 
+  /** The key of the job-abort marker of the harness's job. */
+  String abortMarkerKey() {
+    return TABLE + "_objectcommit_direct/" + UUID + "/job-aborted.json";
+  }
+
   List<String> outputKeys() {
     return keys().stream().filter(k -> !k.contains("_objectcommit_direct")).collect(Collectors.toList());
   }

@@ -1,5 +1,7 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.commit.JobAbortMarker;
+import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.commit.SparkTasks;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SupersededAttemptException;
@@ -32,8 +34,20 @@ import org.slf4j.LoggerFactory;
  * record before uploading its first file, remembers every file uploaded, and commits or aborts the attempt.
  *
  * <p>Requests of a task that writes F files in one directory and no earlier attempt: one exclusive PUT of the
- * task record (the declaration), F uploads, one conditional PUT of the record at commit. An earlier attempt that
- * crashed costs a GET of the record and one HEAD per file it may have left, at this attempt's commit.
+ * task record (the declaration), F uploads, at commit one GET of the job-abort marker (a 404) and one conditional
+ * PUT of the record. An earlier attempt that crashed costs a GET of the record and one HEAD per file it may have
+ * left, at this attempt's commit.
+ *
+ * <p><b>Late uploads after a job abort.</b> Job abort creates the job-abort marker before it reads the task records
+ * ({@link JobAbortMarker}). Task commit reads the marker after the attempt's last upload (no stream may be open) and
+ * before it records anything: when the job was aborted, the attempt deletes every file it uploaded, removes its
+ * entry (the record too when no other attempt's files are accounted for there) and fails with
+ * {@link JobAbortedException}. So an upload that became visible after the abort's marker is deleted by its own
+ * attempt, and one that became visible before it was declared in the record the abort reads. Task abort, when the
+ * attempt wrote anything, reads the marker too, so that an attempt of an aborted job leaves no task record behind.
+ * A task record that vanished under a live attempt was deleted by job abort or job commit (or the cleanup command):
+ * with the marker, the attempt deletes its files; without it (the job committed), it deletes nothing, since the
+ * committed attempt of its task wrote the same keys.
  */
 public final class AttemptWriter implements Closeable {
 
@@ -46,6 +60,7 @@ public final class AttemptWriter implements Closeable {
   private final ObjectStore store;
   private final DirectCommitterOptions options;
   private final TaskRecordHandle record;
+  private final JobAbortMarker abortMarker;
   private final Set<FileGroup> declared = new LinkedHashSet<>();
   private final Map<String, Long> files = Collections.synchronizedMap(new LinkedHashMap<>());
   private final Set<DirectOutputStream> open = ConcurrentHashMap.newKeySet();
@@ -67,6 +82,16 @@ public final class AttemptWriter implements Closeable {
     this.store = store;
     this.options = options;
     this.record = new TaskRecordHandle(store, location.taskRecordKey(jobId, taskName), options.casAttempts());
+    this.abortMarker = location.abortMarker(jobId);
+  }
+
+  /** A change found the task record gone although this attempt had declared files in it (see the class comment). */
+  private static final class RecordGone extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    RecordGone(String path) {
+      super(path + ": the task record is gone");
+    }
   }
 
   /**
@@ -151,17 +176,93 @@ public final class AttemptWriter implements Closeable {
       return;
     }
     List<String> known = snapshotFiles();
-    record.update(current -> {
-      DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
-      fence(r);
-      AttemptEntry e = r.entryOrNew(attemptId);
-      if (!e.groups.contains(g)) {
-        e.groups.add(g);
-      }
-      e.files = known;
-      return r;
-    });
+    boolean declaredBefore = !declared.isEmpty();
+    try {
+      record.update(current -> {
+        if (current == null && declaredBefore) {
+          throw new RecordGone(record.path());
+        }
+        DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
+        fence(r);
+        AttemptEntry e = r.entryOrNew(attemptId);
+        if (!e.groups.contains(g)) {
+          e.groups.add(g);
+        }
+        e.files = known;
+        return r;
+      });
+    } catch (RecordGone gone) {
+      throw recordGone(gone, "declaring " + store.pathOf(key));
+    }
     declared.add(g);
+  }
+
+  /**
+   * The task record vanished under this attempt: deleted by job abort (the marker exists: the attempt deletes its
+   * files and fails with {@link JobAbortedException}) or by job commit or the cleanup command (nothing deleted).
+   */
+  private IOException recordGone(RecordGone gone, String during) throws IOException {
+    if (abortMarker.exists(store)) {
+      return abortedByJob(during);
+    }
+    finished = true;
+    PathIOException e = new PathIOException(record.path(), "task attempt " + attemptId + " of job " + jobId
+        + ", " + during + ": its task record was deleted (by job commit, or by the cleanup command) and the job was"
+        + " not aborted; the attempt deletes nothing (the committed attempt of its task may have written the same"
+        + " keys)");
+    e.initCause(gone);
+    return e;
+  }
+
+  /**
+   * The job was aborted: deletes every file this attempt uploaded, removes its entry from the task record (the
+   * record itself when it accounts for no other attempt's files) and returns the exception to fail with.
+   */
+  private JobAbortedException abortedByJob(String during) throws IOException {
+    // open streams are not aborted here (called under this writer's lock from a stream's close): streams still open
+    // cannot commit, and task abort aborts them first
+    List<String> mine = snapshotFiles();
+    finished = true;
+    LOG.warn("Task attempt {}, {}: job {} was aborted ({} exists); deleting the {} file(s) the attempt uploaded",
+        attemptId, during, jobId, abortMarker.path(store), mine.size());
+    Leftovers.delete(store, mine, "task attempt " + attemptId + " of aborted job " + jobId);
+    files.clear();
+    try {
+      removeFromRecord();
+    } catch (IOException e) {
+      LOG.warn("Task attempt {}: could not remove its entry from the task record {} of aborted job {} ({}); the"
+          + " cleanup command removes it", attemptId, record.path(), jobId, e.toString());
+      LOG.debug("task record clean-up failure", e);
+    }
+    return new JobAbortedException(store.pathOf(location.prefix()), jobId, attemptId, during + ": the attempt found "
+        + abortMarker.path(store) + " and deleted the " + mine.size() + " file(s) it had uploaded");
+  }
+
+  /** After the job was aborted: this attempt's entry marked ABORTED, or the record deleted if nothing else is in it. */
+  private void removeFromRecord() throws IOException {
+    boolean[] deleteRecord = {false};
+    record.reload(); // what other attempts recorded since this attempt's last write decides whether to delete it
+    record.update(current -> {
+      deleteRecord[0] = false;
+      if (current == null) {
+        return null;
+      }
+      boolean otherCommitted = current.committedAttempt != null && !current.committedAttempt.equals(attemptId);
+      boolean othersLive = current.attempts.stream()
+          .anyMatch(e -> !e.attempt.equals(attemptId) && e.state != AttemptEntry.State.ABORTED);
+      boolean others = otherCommitted || othersLive;
+      if (!others) {
+        deleteRecord[0] = true;
+        return null;
+      }
+      AttemptEntry me = current.entryOrNew(attemptId);
+      me.state = AttemptEntry.State.ABORTED;
+      me.files = new ArrayList<>();
+      return current;
+    });
+    if (deleteRecord[0]) {
+      store.delete(location.taskRecordKey(jobId, taskName));
+    }
   }
 
   void uploaded(String key, long size) {
@@ -205,13 +306,30 @@ public final class AttemptWriter implements Closeable {
       throw new IOException("Task attempt " + attemptId + " cannot commit: " + open.size()
           + " output stream(s) still open: " + open);
     }
+    // after the last upload (no stream is open), before anything is recorded: one GET, a 404 normally
+    if (abortMarker.exists(store)) {
+      throw abortedByJob("at task commit");
+    }
     Map<String, Long> mine;
     synchronized (files) {
       mine = new LinkedHashMap<>(files);
     }
     List<FileGroup> groups = new ArrayList<>(declared);
     int taskCount = SparkTasks.taskCount(0);
+    try {
+      commitRecord(mine, groups, taskCount);
+    } catch (RecordGone gone) {
+      throw recordGone(gone, "at task commit");
+    }
+    finished = true;
+    LOG.info("Committed task attempt {}: {} file(s); store: {}", attemptId, mine.size(), statistics());
+  }
+
+  private void commitRecord(Map<String, Long> mine, List<FileGroup> groups, int taskCount) throws IOException {
     record.update(current -> {
+      if (current == null && !groups.isEmpty()) {
+        throw new RecordGone(record.path());
+      }
       DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
       if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
         throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
@@ -240,8 +358,6 @@ public final class AttemptWriter implements Closeable {
       r.statistics = new LinkedHashMap<>(statistics().counters());
       return r;
     });
-    finished = true;
-    LOG.info("Committed task attempt {}: {} file(s); store: {}", attemptId, mine.size(), statistics());
   }
 
   /** Aborts the attempt: open streams upload nothing, uploaded files are deleted (not those of a committed attempt). */
@@ -258,7 +374,35 @@ public final class AttemptWriter implements Closeable {
       LOG.info("Aborted task attempt {}: it wrote nothing", attemptId);
       return;
     }
+    // one GET: an attempt of an aborted job also removes its entry, so that it leaves no task record behind
+    if (abortMarker.exists(store)) {
+      LOG.info("Aborted task attempt {}: {}", attemptId, abortedByJob("at task abort").getMessage());
+      return;
+    }
+    try {
+      abortRecord(mine);
+    } catch (RecordGone gone) {
+      IOException e = recordGone(gone, "at task abort");
+      if (e instanceof JobAbortedException) {
+        LOG.info("Aborted task attempt {}: {}", attemptId, e.getMessage());
+        return;
+      }
+      finished = true;
+      LOG.warn("Task attempt {}: {}", attemptId, e.getMessage());
+      return;
+    }
+    files.clear();
+    finished = true;
+    LOG.info("Aborted task attempt {}: deleted its {} file(s)", attemptId, mine.size());
+  }
+
+  private void abortRecord(List<String> mine) throws IOException {
+    boolean declaredAny = !declared.isEmpty();
+    record.reload(); // the change deletes before it writes: from the stored record, not this attempt's last copy
     record.update(current -> {
+      if (current == null && declaredAny) {
+        throw new RecordGone(record.path());
+      }
       DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
       Set<String> keep = r.committedAttempt != null && !r.committedAttempt.equals(attemptId) ? r.committedKeys()
           : Set.of();
@@ -275,9 +419,6 @@ public final class AttemptWriter implements Closeable {
       me.files = new ArrayList<>();
       return r;
     });
-    files.clear();
-    finished = true;
-    LOG.info("Aborted task attempt {}: deleted its {} file(s)", attemptId, mine.size());
   }
 
   /** Aborts an attempt this JVM did not run: deletes what its entry in the task record accounts for. */

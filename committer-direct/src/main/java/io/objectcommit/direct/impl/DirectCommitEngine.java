@@ -7,6 +7,7 @@ import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SpeculationNotSupportedException;
+import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.files.JobMarker;
@@ -50,7 +51,9 @@ import org.slf4j.LoggerFactory;
  *   <li>task abort: deletes the attempt's files;</li>
  *   <li>job commit: reads every task record (one GET per task, found by number and by one LIST of the job's
  *       bookkeeping), removes leftovers, writes the commit marker and {@code _SUCCESS}, deletes the bookkeeping;</li>
- *   <li>job abort: deletes every file any task record accounts for, and the bookkeeping.</li>
+ *   <li>job abort: creates the job-abort marker, then deletes every file any task record accounts for, and the
+ *       bookkeeping (the marker stays); a task attempt reads the marker at task commit and, when the job was
+ *       aborted, deletes its files and fails with {@link io.objectcommit.commit.JobAbortedException}.</li>
  * </ul>
  */
 public final class DirectCommitEngine {
@@ -307,11 +310,17 @@ public final class DirectCommitEngine {
     return s;
   }
 
-  /** Deletes every file of the job that its task records account for, its {@code _SUCCESS} if any, and the records. */
+  /**
+   * Job abort: first creates the job-abort marker (one exclusive PUT, kept afterwards), then deletes every file of
+   * the job that its task records account for, its {@code _SUCCESS} if any, and the records. A task attempt still
+   * running (Spark cancels tasks asynchronously; an executor the driver lost keeps writing) reads the marker at task
+   * commit, after its last upload, and deletes its files itself: see {@link io.objectcommit.commit.JobAbortMarker}
+   * for why one of the two always sees the other's files.
+   */
   public void abortJob(JobContext job) throws IOException {
     JobId id = JobId.resolve(job.getConfiguration(), Objects.toString(job.getJobID(), null));
     try (ObjectStore store = ObjectStores.open(location.bucket(), job.getConfiguration(), jobAudit(id))) {
-      int n = cleanup(store, id.id(), false);
+      int n = cleanup(store, id.id(), false, true);
       LOG.info("Job {} aborted: {} object(s) of it deleted from {}; store requests: {}", id, n, location,
           store.statistics().snapshot());
     }
@@ -324,6 +333,17 @@ public final class DirectCommitEngine {
    * @return the number of objects deleted
    */
   public int cleanup(ObjectStore store, String jobId, boolean keepIfCommitted) throws IOException {
+    return cleanup(store, jobId, keepIfCommitted, false);
+  }
+
+  /**
+   * @param fence create the job-abort marker before anything is read (job abort; the cleanup command runs when the
+   *     driver is gone and does not fence)
+   */
+  private int cleanup(ObjectStore store, String jobId, boolean keepIfCommitted, boolean fence) throws IOException {
+    if (fence) {
+      location.abortMarker(jobId).create(store); // before the records are read: see JobAbortMarker
+    }
     boolean committed = false;
     if (keepIfCommitted) {
       try {
@@ -338,9 +358,17 @@ public final class DirectCommitEngine {
       records = JobBookkeeping.all(store, location, jobId, parallel, window());
     }
     Set<String> doomed = new TreeSet<>();
+    // job abort: per kept record (an attempt still WRITING), per attempt, the keys found now
+    Map<String, Map<String, Set<String>>> foundInKept = new TreeMap<>();
     if (!committed) {
-      for (DirectTaskRecord r : records.values()) {
-        doomed.addAll(JobBookkeeping.everything(store, r));
+      for (Map.Entry<String, DirectTaskRecord> r : records.entrySet()) {
+        if (fence && stillWriting(r.getValue())) {
+          Map<String, Set<String>> found = JobBookkeeping.byAttempt(store, r.getValue());
+          found.values().forEach(doomed::addAll);
+          foundInKept.put(r.getKey(), found);
+        } else {
+          doomed.addAll(JobBookkeeping.everything(store, r.getValue()));
+        }
       }
       try {
         SuccessData s = SuccessData.CODEC.load(store, location.successKey());
@@ -360,11 +388,62 @@ public final class DirectCommitEngine {
     Set<String> bookkeeping = new TreeSet<>(records.keySet());
     bookkeeping.addAll(Listings.keys(store, location.jobPrefix(jobId)));
     bookkeeping.add(location.jobMarkerKey(jobId));
+    bookkeeping.remove(location.jobAbortedKey(jobId)); // kept: it must outlive every attempt of the job
+    if (fence) {
+      Set<String> kept = foundInKept.keySet();
+      if (!kept.isEmpty()) {
+        bookkeeping.removeAll(kept);
+        for (Map.Entry<String, Map<String, Set<String>>> k : foundInKept.entrySet()) {
+          keepAccounted(store, k.getKey(), k.getValue());
+        }
+        LOG.info("Job {}: {} task record(s) kept, naming attempts that were still writing ({}): each such attempt"
+            + " deletes its files and its record when it ends (it finds the job-abort marker); if one died instead,"
+            + " `objectcommit direct-cleanup {} --job {}` deletes what it left", jobId, kept.size(),
+            kept.size() <= 10 ? kept : kept.size() + " records", location, jobId);
+      }
+    }
     store.deleteBatch(bookkeeping);
     return doomed.size();
   }
 
-  /** Job ids with bookkeeping under the destination (uncommitted, or whose commit did not finish). */
+  /**
+   * The records with an attempt still WRITING (neither committed, aborted nor superseded): one running after the
+   * abort (a cancelled task, or an executor the driver lost) or one that died without a trace. Job abort keeps them,
+   * so that the files such an attempt uploads later in a directory it had declared stay accounted for: the attempt
+   * removes them itself when it ends, and if it died, the cleanup command probes its groups again.
+   */
+  private static boolean stillWriting(DirectTaskRecord r) {
+    return r.attempts.stream().anyMatch(e -> e.state == AttemptEntry.State.WRITING);
+  }
+
+  /**
+   * A kept record: each attempt's known files become what the abort found (and deleted), so that a later probe of
+   * its groups (the cleanup command, the attempt's own clean-up) starts after them and finds files uploaded after the
+   * abort, past the gap the deletion left. A conditional write (compare-and-swap: the attempt may be declaring).
+   */
+  private void keepAccounted(ObjectStore store, String key, Map<String, Set<String>> found) throws IOException {
+    TaskRecordHandle handle = new TaskRecordHandle(store, key, options.casAttempts());
+    handle.reload();
+    handle.update(current -> {
+      if (current == null) {
+        return null; // the attempt removed it meanwhile
+      }
+      for (AttemptEntry e : current.attempts) {
+        Set<String> f = found.get(e.attempt);
+        if (f != null && e.state == AttemptEntry.State.WRITING) {
+          Set<String> files = new TreeSet<>(e.files);
+          files.addAll(f);
+          e.files = new ArrayList<>(files);
+        }
+      }
+      return current;
+    });
+  }
+
+  /**
+   * Job ids with bookkeeping under the destination (uncommitted, or whose commit did not finish); a job of which
+   * only the job-abort marker is left (an aborted job, cleaned up) is not one.
+   */
   public List<String> pendingJobs(ObjectStore store) throws IOException {
     Set<String> ids = new TreeSet<>();
     String root = location.bookkeepingRoot();
@@ -372,7 +451,10 @@ public final class DirectCommitEngine {
       String rest = k.substring(root.length());
       int slash = rest.indexOf('/');
       if (slash > 0 && !k.startsWith(location.probePrefix())) {
-        ids.add(rest.substring(0, slash));
+        String id = rest.substring(0, slash);
+        if (!k.equals(location.jobAbortedKey(id))) {
+          ids.add(id);
+        }
       }
     }
     return new ArrayList<>(ids);

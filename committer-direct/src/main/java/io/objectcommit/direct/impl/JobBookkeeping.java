@@ -133,6 +133,23 @@ final class JobBookkeeping {
     return keys;
   }
 
+  /**
+   * The keys each attempt of a record may have written that exist now (its known files included), by attempt; the
+   * committed files under the committed attempt. The union is {@link #everything}.
+   */
+  static Map<String, Set<String>> byAttempt(ObjectStore store, DirectTaskRecord r) throws IOException {
+    Map<String, Set<String>> keys = new LinkedHashMap<>();
+    for (AttemptEntry e : r.attempts) {
+      if (e.state != AttemptEntry.State.ABORTED) {
+        keys.computeIfAbsent(e.attempt, a -> new TreeSet<>()).addAll(Leftovers.of(store, e));
+      }
+    }
+    if (r.committedAttempt != null) {
+      keys.computeIfAbsent(r.committedAttempt, a -> new TreeSet<>()).addAll(r.committedKeys());
+    }
+    return keys;
+  }
+
   /** Every file a task record accounts for, committed or not. */
   static Set<String> everything(ObjectStore store, DirectTaskRecord r) throws IOException {
     Set<String> keys = new TreeSet<>(r.committedKeys());

@@ -4,6 +4,7 @@ import static io.objectcommit.direct.DirectCommitterConstants.BOOKKEEPING_DIR;
 import static io.objectcommit.direct.DirectCommitterConstants.WORK_SCHEME;
 
 import io.objectcommit.commit.Destination;
+import io.objectcommit.commit.JobAbortMarker;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -17,6 +18,7 @@ import org.apache.hadoop.mapreduce.TaskID;
  *   prefix/_SUCCESS                                       written by job commit only
  *   prefix/_objectcommit_direct/JOB/tasks/m-000003.json   one record per task (removed by job commit/abort)
  *   prefix/_objectcommit_direct/JOB/job.json              commit marker (removed with the records)
+ *   prefix/_objectcommit_direct/JOB/job-aborted.json      job-abort marker (written by job abort, kept)
  *   prefix/_objectcommit_direct/probe/check-UUID/...       the store guarantee check's objects while it runs
  * </pre>
  *
@@ -86,6 +88,18 @@ public final class OutputLocation {
 
   public String jobMarkerKey(String jobId) {
     return jobPrefix(jobId) + "job.json";
+  }
+
+  /**
+   * The job-abort marker's key: job abort creates it before it reads the task records, and it stays, so that a task
+   * attempt still running after the abort finds it at task commit (committer-common's {@link JobAbortMarker}).
+   */
+  public String jobAbortedKey(String jobId) {
+    return jobPrefix(jobId) + "job-aborted.json";
+  }
+
+  public JobAbortMarker abortMarker(String jobId) {
+    return new JobAbortMarker(jobAbortedKey(jobId), jobId);
   }
 
   public String successKey() {

@@ -49,6 +49,15 @@ final class TaskRecordHandle {
     return current == null ? null : current.copy();
   }
 
+  /**
+   * Reads the record again (one GET), so that the next {@link #update} starts from what is stored rather than from
+   * this attempt's last write: for changes that delete objects before they write (task abort), where a stale copy
+   * would miss what other attempts recorded since (a commit of another attempt, whose keys must be kept).
+   */
+  synchronized void reload() throws IOException {
+    load();
+  }
+
   private void load() throws IOException {
     try {
       JsonRecordCodec.Loaded<DirectTaskRecord> l = CODEC.loadWithEtag(store, key);

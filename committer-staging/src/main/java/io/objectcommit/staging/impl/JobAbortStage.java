@@ -8,15 +8,12 @@ import io.objectcommit.store.Listings;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Parallel;
-import io.objectcommit.store.Payload;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * may keep running after the driver gave up). Before it looks for anything, job abort therefore creates the job-abort
  * marker ({@link JobLayout#jobAbortedKey()}, one PUT); a task commit, after its uploads are initiated and its record
  * is saved, reads the marker (one GET) and, when it is there, aborts its own uploads, deletes its record and fails
- * with {@link io.objectcommit.staging.JobAbortedException}. S3 is strongly consistent (read after write, list after
+ * with {@link io.objectcommit.commit.JobAbortedException} (committer-common's {@link io.objectcommit.commit.JobAbortMarker}, which the direct committer uses too). S3 is strongly consistent (read after write, list after
  * write), so for every interleaving one of the two sees the other: either the task's HEAD comes after the marker's
  * PUT (the task cleans up after itself), or it comes before, and then the task's record was saved before the marker
  * and hence before this stage lists and reads the records (this stage aborts the uploads the record names). Both may
@@ -149,13 +146,7 @@ public final class JobAbortStage {
 
   /** Creates the job-abort marker before anything is read; an existing marker (an earlier abort) is fine. */
   private void writeAbortMarker() throws IOException {
-    String json = "{\"jobId\":\"" + layout.jobId() + "\",\"abortedAt\":" + System.currentTimeMillis() + "}\n";
-    try {
-      store.createExclusive(layout.jobAbortedKey(), Payload.of(json.getBytes(StandardCharsets.UTF_8)));
-    } catch (FileAlreadyExistsException e) {
-      LOG.debug("Job {}: abort marker {} exists already (an earlier abort)", layout.jobId(),
-          store.pathOf(layout.jobAbortedKey()));
-    }
+    layout.abortMarker().create(store);
   }
 
   /** The first failure stays the one reported; later ones are added to it as suppressed. */

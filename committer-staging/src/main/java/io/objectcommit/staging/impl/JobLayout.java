@@ -2,6 +2,7 @@ package io.objectcommit.staging.impl;
 
 import io.objectcommit.commit.CommitConstants;
 import io.objectcommit.commit.Destination;
+import io.objectcommit.commit.JobAbortMarker;
 import io.objectcommit.staging.StagingConstants;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
@@ -99,6 +100,11 @@ public final class JobLayout {
    */
   public String jobAbortedKey() {
     return recordsPrefix + "job-aborted.json";
+  }
+
+  /** The job-abort marker at {@link #jobAbortedKey()}: committer-common's, shared with the direct committer. */
+  public JobAbortMarker abortMarker() {
+    return new JobAbortMarker(jobAbortedKey(), jobId());
   }
 
   /** The task index of a record key of this job, or -1. */

@@ -1,7 +1,7 @@
 package io.objectcommit.staging.impl;
 
 import io.objectcommit.commit.CommitterStatistics;
-import io.objectcommit.staging.JobAbortedException;
+import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
@@ -12,7 +12,6 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
 import java.io.File;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +37,9 @@ import org.slf4j.LoggerFactory;
 public final class TaskCommitStage {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskCommitStage.class);
+
+  private static final String ABORTED_DURING_COMMIT = "it was aborted while the task committed; its uploads were"
+      + " aborted and its record deleted";
 
   /** What task commit did. */
   public static final class Result {
@@ -103,7 +105,7 @@ public final class TaskCommitStage {
         if (e instanceof IOException && jobAborted()) {
           // the job abort's sweep aborted an upload of this attempt under its feet: say so, with the failure as cause
           JobAbortedException aborted = new JobAbortedException(store.pathOf(layout.taskRecordKey(taskIndex)),
-              layout.jobId(), attemptId);
+              layout.jobId(), attemptId, ABORTED_DURING_COMMIT);
           aborted.initCause(e);
           throw aborted;
         }
@@ -142,7 +144,7 @@ public final class TaskCommitStage {
         LOG.warn("Could not delete the record {} of a task of an aborted job: {}", store.pathOf(key), e.toString());
         LOG.debug("delete failure", e);
       }
-      throw new JobAbortedException(store.pathOf(key), layout.jobId(), attemptId);
+      throw new JobAbortedException(store.pathOf(key), layout.jobId(), attemptId, ABORTED_DURING_COMMIT);
     }
     LOG.info("Task attempt {} committed {} files ({} bytes) as pending uploads in {} ms", attemptId, files.size(),
         bytes, System.currentTimeMillis() - start);
@@ -167,27 +169,14 @@ public final class TaskCommitStage {
     return new PendingFile(relative, upload.uploadId(), length, etags);
   }
 
-  /**
-   * Whether the job-abort marker exists: one GET (its 404 names the missing key, where a HEAD's 404 would cost the
-   * store a bucket check to tell a missing bucket apart).
-   */
+  /** Whether the job-abort marker exists: one GET (committer-common's {@code JobAbortMarker}). */
   private boolean markerPresent() throws IOException {
-    try {
-      store.getBytes(layout.jobAbortedKey());
-      return true;
-    } catch (FileNotFoundException e) {
-      return false;
-    }
+    return layout.abortMarker().exists(store);
   }
 
   /** Whether the job-abort marker exists, asked after a failed upload; an unreadable marker counts as absent. */
   private boolean jobAborted() {
-    try {
-      return markerPresent();
-    } catch (IOException e) {
-      LOG.debug("Cannot read the job-abort marker {}: {}", store.pathOf(layout.jobAbortedKey()), e.toString());
-      return false;
-    }
+    return layout.abortMarker().existsQuietly(store);
   }
 
   private void abortQuietly(List<MultipartUpload> uploads, String why) {

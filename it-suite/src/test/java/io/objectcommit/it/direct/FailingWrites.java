@@ -4,6 +4,8 @@ import static org.apache.spark.sql.functions.col;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.Dataset;
@@ -25,6 +27,10 @@ final class FailingWrites {
   private static volatile int failingAttempts;
   private static volatile long failAfterRows;
   private static final Map<Long, AtomicLong> ROWS = new ConcurrentHashMap<>();
+  private static volatile int heldPartition = -1;
+  private static volatile long holdAfterRows;
+  private static volatile CountDownLatch held = new CountDownLatch(1);
+  private static volatile CountDownLatch release = new CountDownLatch(1);
 
   private FailingWrites() {
   }
@@ -39,6 +45,28 @@ final class FailingWrites {
 
   static void disarm() {
     failingPartition = -1;
+    heldPartition = -1;
+    release.countDown();
+  }
+
+  /**
+   * Attempt 0 of {@code partition} stops after {@code rows} rows until {@link #releaseHeld()}: a task still
+   * running when its job is aborted.
+   */
+  static void hold(int partition, long rows) {
+    held = new CountDownLatch(1);
+    release = new CountDownLatch(1);
+    holdAfterRows = rows;
+    heldPartition = partition;
+  }
+
+  /** Waits until the held attempt has stopped; false after the timeout. */
+  static boolean awaitHeld(long seconds) throws InterruptedException {
+    return held.await(seconds, TimeUnit.SECONDS);
+  }
+
+  static void releaseHeld() {
+    release.countDown();
   }
 
   static final class Identity implements UDF1<Long, Long> {
@@ -47,14 +75,32 @@ final class FailingWrites {
     @Override
     public Long call(Long id) {
       TaskContext t = TaskContext.get();
+      if (t != null && t.partitionId() == heldPartition && t.attemptNumber() == 0) {
+        long n = ROWS.computeIfAbsent(t.taskAttemptId(), k -> new AtomicLong()).incrementAndGet();
+        if (n == holdAfterRows + 1) {
+          held.countDown();
+          awaitQuietly(release);
+        }
+      }
       if (t != null && t.partitionId() == failingPartition && t.attemptNumber() < failingAttempts) {
         long n = ROWS.computeIfAbsent(t.taskAttemptId(), k -> new AtomicLong()).incrementAndGet();
         if (n > failAfterRows) {
+          if (heldPartition >= 0) {
+            awaitQuietly(held); // the held attempt is mid-write when this failure aborts the job
+          }
           throw new IllegalStateException("injected failure of partition " + t.partitionId() + ", attempt "
               + t.attemptNumber() + " after " + failAfterRows + " rows");
         }
       }
       return id;
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(120, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -17,6 +17,8 @@ import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,20 +90,21 @@ class SparkDirectCommitterIT {
       assertEquals(5, shapes(bucket, "a/").size(), "4 files and _SUCCESS");
       assertEquals(21, shapes(bucket, "b/").size(), "20 files and _SUCCESS");
       assertEquals(9, shapes(bucket, "c/").size(), "8 files and _SUCCESS");
-      // our part of run a: per task 1 upload + 2 task-record PUTs; job commit: marker + _SUCCESS, one GET per task
-      // plus a 404 per task type, one LIST of the job's bookkeeping, one bulk DELETE of it
+      // our part of run a: per task 1 upload + 2 task-record PUTs + 1 GET of the job-abort marker (a 404); job
+      // commit: marker + _SUCCESS, one GET per task plus a 404 per task type, one LIST of the job's bookkeeping, one
+      // bulk DELETE of it
       assertEquals(4 + 8 + 2, a.of(S3Operation.PUT), a.toString());
-      assertEquals(4 + 2, a.of(S3Operation.GET), a.toString());
+      assertEquals(4 + 4 + 2, a.of(S3Operation.GET), a.toString());
       assertEquals(0, a.of(S3Operation.COPY) + a.of(S3Operation.MULTIPART_INITIATE), a.toString());
       // 16 more files, same tasks: exactly 16 more requests, all of them uploads
       RequestCounts moreFiles = b.minus(a);
       assertEquals(16, moreFiles.total(), "one request per extra file: " + moreFiles);
       assertEquals(16, moreFiles.of(S3Operation.PUT), moreFiles.toString());
-      // 4 more tasks with one file each: 4 uploads + 8 record PUTs + 4 record GETs
+      // 4 more tasks with one file each: 4 uploads + 8 record PUTs + 4 record GETs + 4 job-abort marker GETs
       RequestCounts moreTasks = c.minus(a);
       assertEquals(12, moreTasks.of(S3Operation.PUT), moreTasks.toString());
-      assertEquals(4, moreTasks.of(S3Operation.GET), moreTasks.toString());
-      assertEquals(16, moreTasks.total(), "4 requests per task: " + moreTasks);
+      assertEquals(8, moreTasks.of(S3Operation.GET), moreTasks.toString());
+      assertEquals(20, moreTasks.total(), "5 requests per task: " + moreTasks);
 
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("b")));
       SuccessData s = SuccessData.CODEC.fromBytes(bucket.plain().getObjectAsString(bucket.name(),
@@ -149,7 +152,11 @@ class SparkDirectCommitterIT {
       assertTrue(String.valueOf(e.getMessage()).contains("Job aborted") || e.toString().contains("injected"),
           e.toString());
       FailingWrites.disarm();
-      assertEquals(before, shapes(bucket, "table/"), "only the earlier job's files and _SUCCESS remain");
+      List<String> expected = new ArrayList<>(before);
+      expected.add("table/" + DirectCommitterConstants.BOOKKEEPING_DIR + "/UUID/job-aborted.json");
+      Collections.sort(expected);
+      assertEquals(expected, shapes(bucket, "table/"),
+          "only the earlier job's files and _SUCCESS remain, and the failed job's job-abort marker (kept)");
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("table")));
     }
   }

@@ -47,6 +47,9 @@ final class SeededWrite {
   static final int MAX_RECORDS_PER_FILE = 1_000;
   static final int JOB_RUNS = 3;
   private static final Pattern DATA_FILE = Pattern.compile("^(bucket=\\d+/)?part-[^/]*\\.parquet$");
+  /** The job-abort marker a failed run of either committer keeps (hidden bookkeeping, a few hundred bytes). */
+  private static final Pattern JOB_ABORT_MARKER =
+      Pattern.compile("^(_objectcommit_direct|\\.objectcommit-staging)/[^/]+/job-aborted\\.json$");
 
   private SeededWrite() {
   }
@@ -123,6 +126,7 @@ final class SeededWrite {
   static final class Listing {
     final List<String> dataFiles = new ArrayList<>();
     final List<String> strays = new ArrayList<>();
+    int abortMarkers;
     boolean successMarker;
 
     static Listing of(S3TestBucket bucket) {
@@ -134,6 +138,8 @@ final class SeededWrite {
           l.dataFiles.add(rel);
         } else if (rel.equals("_SUCCESS")) {
           l.successMarker = true;
+        } else if (JOB_ABORT_MARKER.matcher(rel).matches()) {
+          l.abortMarkers++; // a failed run's job-abort marker: kept by design (committer-common's JobAbortMarker)
         } else {
           l.strays.add(rel);
         }

@@ -98,6 +98,7 @@ final class InMemoryBucket {
   private final Map<S3Operation, Map<Integer, Long>> counts = new EnumMap<>(S3Operation.class);
   private final Map<S3Operation, Long> conditional = new EnumMap<>(S3Operation.class);
   private final List<Installed> faults = new CopyOnWriteArrayList<>();
+  private final List<RequestHook> hooks = new CopyOnWriteArrayList<>();
 
   private final Set<String> hiddenKeys = ConcurrentHashMap.newKeySet();
   private volatile long hideNewKeysMs;
@@ -403,6 +404,21 @@ final class InMemoryBucket {
 
   void clearFaults() {
     faults.clear();
+  }
+
+  void addHook(RequestHook hook) {
+    hooks.add(hook);
+  }
+
+  /** The hook (not run yet) this request fires, or null; a hook that fires is removed. */
+  RequestHook hook(S3Operation op, Collection<String> keys) {
+    for (RequestHook h : hooks) {
+      if (h.claim(op, keys)) {
+        hooks.remove(h);
+        return h;
+      }
+    }
+    return null;
   }
 
   /** The first installed rule that fires on this request, or null; every matching rule counts the match. */

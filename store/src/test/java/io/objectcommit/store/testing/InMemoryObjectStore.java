@@ -152,6 +152,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     bucket.clearFaults();
   }
 
+  /** Installs a one-shot {@link RequestHook} on the bucket: an action run inside a chosen request. */
+  public void addHook(RequestHook hook) {
+    bucket.addHook(hook);
+  }
+
   /** LIST leaves this key out until {@link #showAllInListing()} (reads still find it). */
   public void hideFromListing(String key) {
     bucket.hideFromListing(key);

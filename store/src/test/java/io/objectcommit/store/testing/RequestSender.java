@@ -46,6 +46,21 @@ final class RequestSender {
   <T> T send(S3Operation op, String stat, Collection<String> keys, boolean conditional, Call<T> call)
       throws IOException {
     String path = bucket.pathOf(keys.isEmpty() ? "" : keys.iterator().next());
+    RequestHook hook = bucket.hook(op, keys);
+    if (hook != null && !hook.isAfterApplying()) {
+      hook.run();
+    }
+    try {
+      return sendCounted(op, stat, keys, conditional, call, path);
+    } finally {
+      if (hook != null && hook.isAfterApplying()) {
+        hook.run();
+      }
+    }
+  }
+
+  private <T> T sendCounted(S3Operation op, String stat, Collection<String> keys, boolean conditional, Call<T> call,
+      String path) throws IOException {
     FaultRule fault = bucket.fault(op, keys);
     int[] status = {op == S3Operation.DELETE || op == S3Operation.MULTIPART_ABORT ? 204 : 200};
     boolean injected = false;

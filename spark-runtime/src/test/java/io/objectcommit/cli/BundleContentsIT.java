@@ -31,6 +31,7 @@ class BundleContentsIT {
       "io.objectcommit.direct.DirectCommitterFactory",
       "io.objectcommit.staging.spark.StagingCommitProtocol",
       "io.objectcommit.staging.StagingParquetOutputCommitter",
+      "io.objectcommit.codecs.BgzfCodec",
       ObjectCommitCommand.class.getName());
 
   static Path bundle() {

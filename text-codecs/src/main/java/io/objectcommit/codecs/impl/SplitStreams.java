@@ -80,9 +80,15 @@ public final class SplitStreams {
   private static SplitCompressionInputStream openFirst(InputStream in, Decompressor decompressor, long end,
       CompressionCodec gzip) throws IOException {
     BlockInput input = new BlockInput(in, 0);
-    int have = input.ensure(0, BgzfFormat.HEADER_SIZE);
+    int have = input.ensure(0, BgzfFormat.FIXED_HEADER_SIZE);
+    boolean bgzf = false;
+    if (have == BgzfFormat.FIXED_HEADER_SIZE && BgzfFormat.gzipWithExtra(input.buffer(), 0)) {
+      // the same test as readHeader's for the other splits: the fixed header and the whole extra field
+      int header = BgzfFormat.FIXED_HEADER_SIZE + BgzfFormat.extraLength(input.buffer(), 0);
+      bgzf = BgzfFormat.blockSize(input.buffer(), 0, input.ensure(0, header)) >= 0;
+    }
     byte[] b = input.buffer();
-    if (have > 0 && BgzfFormat.blockSize(b, 0, have) >= 0) {
+    if (bgzf) {
       BlockDecoder decoder = new BlockDecoder(input);
       boolean handedOver = false;
       try {
@@ -105,6 +111,10 @@ public final class SplitStreams {
     return new WholeGzipSplitInputStream(in, gzip.createInputStream(whole, decompressor), 0, end);
   }
 
+  /**
+   * The file's first gzip header up to its extra field included (fewer bytes at the end of the file): whether the
+   * file is BGZF is decided on these bytes alone, by every split alike.
+   */
   private static byte[] readHeader(InputStream in) throws IOException {
     byte[] fixed = readUpTo(in, BgzfFormat.FIXED_HEADER_SIZE);
     if (fixed.length < BgzfFormat.FIXED_HEADER_SIZE || !BgzfFormat.gzipWithExtra(fixed, 0)) {

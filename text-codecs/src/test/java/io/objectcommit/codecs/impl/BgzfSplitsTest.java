@@ -195,6 +195,62 @@ class BgzfSplitsTest {
     assertEquals(bgzfBytes.length - 28, e.offset(), e.getMessage());
   }
 
+  /**
+   * Blocks as another writer may make them: a name field (FNAME) in the header, another extra subfield before
+   * {@code BC}, 65,536 bytes of content (the most a block may hold, incompressible enough to need stored deflate
+   * blocks), and no end-of-file marker.
+   */
+  @Test
+  void blocksOfAnotherWritersLayout() throws IOException {
+    java.util.Random random = new java.util.Random(12);
+    StringBuilder sb = new StringBuilder();
+    for (int n = 0; sb.length() < 400_000; n++) {
+      sb.append(n).append(':');
+      int len = random.nextInt(300);
+      for (int i = 0; i < len; i++) {
+        sb.append((char) (33 + random.nextInt(90)));
+      }
+      sb.append('\n');
+    }
+    byte[] content = sb.toString().getBytes(StandardCharsets.US_ASCII);
+    java.io.ByteArrayOutputStream file = new java.io.ByteArrayOutputStream();
+    for (int off = 0; off < content.length; off += 65536) {
+      int n = Math.min(65536, content.length - off);
+      java.util.zip.Deflater deflater = new java.util.zip.Deflater(random.nextBoolean() ? 1 : 9, true);
+      deflater.setInput(content, off, n);
+      deflater.finish();
+      byte[] deflated = new byte[70_000];
+      int length = 0;
+      while (!deflater.finished()) {
+        length += deflater.deflate(deflated, length, deflated.length - length);
+      }
+      deflater.end();
+      byte[] name = "part.txt\0".getBytes(StandardCharsets.US_ASCII);
+      byte[] extra = {'X', 'Y', 2, 0, 7, 7, 'B', 'C', 2, 0, 0, 0};
+      int size = 12 + extra.length + name.length + length + 8;
+      if (size > 65536) {
+        // too large for a block at this level: the test wants real blocks only
+        throw new IllegalStateException("block of " + size);
+      }
+      BgzfFormat.put16(extra, 10, size - 1);
+      byte[] header = {0x1f, (byte) 0x8b, 8, 4 | 8, 0, 0, 0, 0, 0, 3, (byte) extra.length, 0};
+      java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+      crc.update(content, off, n);
+      byte[] trailer = new byte[8];
+      BgzfFormat.put32(trailer, 0, crc.getValue());
+      BgzfFormat.put32(trailer, 4, n);
+      file.writeBytes(header);
+      file.writeBytes(extra);
+      file.writeBytes(name);
+      file.write(deflated, 0, length);
+      file.writeBytes(trailer);
+    }
+    Path path = dir.resolve("foreign.bgz");
+    Files.write(path, file.toByteArray());
+    assertSameLines(lines(content), lines(gunzip(path)), "java.util.zip");
+    assertExactForSizes(path, conf(false), 1_000, 30_000, 65_536, 100_000);
+  }
+
   @Test
   void aCorruptBlockFails() throws IOException {
     Path file = writeBgzf(dir.resolve("corrupt.bgz"), text(11, 3_000, 100, "\n"), 300);

@@ -1,6 +1,7 @@
 package io.objectcommit.codecs.impl;
 
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -107,7 +108,15 @@ public final class SplitStreams {
     }
     // plain gzip: Hadoop's gzip stream gets the bytes already read, then the rest of the file
     int buffered = input.bufferedFrom(0);
-    InputStream whole = new SequenceInputStream(new ByteArrayInputStream(b, 0, buffered), in);
+    // SequenceInputStream closes a stream it has read to the end: the file must stay open, Hadoop's line reader asks
+    // its position after the last line (closed with this split's stream)
+    InputStream rest = new FilterInputStream(in) {
+      @Override
+      public void close() {
+        // closed by WholeGzipSplitInputStream.close()
+      }
+    };
+    InputStream whole = new SequenceInputStream(new ByteArrayInputStream(b, 0, buffered), rest);
     return new WholeGzipSplitInputStream(in, gzip.createInputStream(whole, decompressor), 0, end);
   }
 

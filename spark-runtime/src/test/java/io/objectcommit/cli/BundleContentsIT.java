@@ -29,6 +29,7 @@ class BundleContentsIT {
       "io.objectcommit.direct.DirectCommitterFactory",
       "io.objectcommit.staging.spark.StagingCommitProtocol",
       "io.objectcommit.staging.StagingParquetOutputCommitter",
+      "io.objectcommit.codecs.BgzfCodec",
       ObjectCommitCommand.class.getName());
 
   static Path bundle() {

@@ -32,16 +32,17 @@ class StoreGuaranteesIT {
       S3Store.LOCALSTACK, EnumSet.noneOf(StoreGuarantee.class),
       S3Store.MOTO, EnumSet.of(StoreGuarantee.IF_MATCH_COMPLETE),
       S3Store.S3PROXY, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
-      S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ABORT_KEEPS_EXISTING),
+      S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING),
       S3Store.MOTO_OLD, EnumSet.complementOf(EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING)),
       S3Store.S3PROXY_OLD, EnumSet.complementOf(EnumSet.of(StoreGuarantee.ABORT_KEEPS_EXISTING)));
   /**
-   * Races a store loses too rarely for a bounded check to see every time (rates in docs/stores.md): reported or
-   * not, either is right.
+   * Races a store loses too rarely for a bounded check to see every time (rates in docs/stores.md), or only when
+   * its racing requests overlap, which a loaded machine may prevent for a whole check (S3Mock's exclusive creates,
+   * lost in about 60% of rounds, were all won once in a CI rehearsal): reported or not, either is right.
    */
   static final Map<S3Store, Set<StoreGuarantee>> SOMETIMES_FAILED = Map.of(
       S3Store.MOTO, EnumSet.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
-      S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));
+      S3Store.S3MOCK, EnumSet.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP));
 
   static ObjectStore openAssumed(S3TestBucket bucket, Sdk sdk) throws Exception {
     Configuration conf = bucket.hadoopConfiguration();

@@ -19,6 +19,9 @@ import io.objectcommit.it.faults.StreamInput;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.ErrorKind;
+import io.objectcommit.testsupport.proxy.ErrorRule;
+import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import io.objectcommit.testsupport.proxy.SeenRequest;
@@ -27,18 +30,22 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -245,6 +252,70 @@ class CheckpointImportIT {
       assertTrue(bad.contains("PROBLEM /" + bucket.prefix() + "ckpt/q1/commits/2: data object s3://" + bucket.name()
           + "/" + bucket.key("old/q1/commits/2") + " is missing (adopted by checkpoint import"), bad);
       assertFalse(bad.endsWith(": OK\n"), bad);
+    }
+  }
+
+  /**
+   * An import that fails midway (the store refuses its fifth manifest PUT) leaves nothing visible at the target; run
+   * again, it writes only the manifests the first run did not, and the query resumes on {@code ckpt://} exactly.
+   */
+  @Test
+  void anInterruptedImportLeavesNothingVisibleAndResumes(S3TestBucket bucket, @TempDir Path input) throws Exception {
+    StreamInput in = new StreamInput(input);
+    String source = bucket.s3a("old/q2");
+    String target = "ckpt://" + bucket.name() + "/" + bucket.prefix() + "ckpt/q2";
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
+      Configuration conf = new Configuration();
+      proxied.s3aOptions().forEach(conf::set);
+      conf.set("fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
+      conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+      CheckpointImport.Options idleNow = new CheckpointImport.Options(false, false, Duration.ZERO);
+      try (SparkSession spark = SparkSessions.local("import-interrupted-stock", "local[2]", proxied.s3aOptions(),
+          Map.of())) {
+        CountingQuery.clear();
+        StreamingQuery q = CountingQuery.start(spark, input, source);
+        try {
+          for (int i = 0; i < 2; i++) {
+            in.addFile(i);
+          }
+          q.processAllAvailable();
+        } finally {
+          q.stop();
+        }
+        assertEquals(List.of(0L, 1L), CountingQuery.batches());
+      }
+
+      proxied.runStoreChecks();
+      proxied.proxy().setFaults(FaultPlan.builder(7).error(ErrorRule.onNth(ErrorKind.ACCESS_DENIED, 5,
+          Set.of(S3Operation.PUT)).matching(".*/\\.ckpt/dirs/import-.*")).build());
+      assertThrows(AccessDeniedException.class,
+          () -> run(conf, target, (m, o) -> m.importFrom(URI.create(source), idleNow, o)));
+      proxied.proxy().setFaults(FaultPlan.none());
+      try (FileSystem fs = FileSystem.newInstance(URI.create(target), conf)) {
+        assertFalse(fs.exists(new org.apache.hadoop.fs.Path(target)), "nothing visible before the link");
+      }
+
+      CheckpointImport.Result[] result = new CheckpointImport.Result[1];
+      String out = run(conf, target, (m, o) -> result[0] = m.importFrom(URI.create(source), idleNow, o));
+      assertEquals(Outcome.IMPORTED, result[0].outcome(), out);
+      assertEquals(result[0].directories() - 4, result[0].manifestsWritten(),
+          "the four manifests of the first run are kept: " + out);
+
+      Map<String, String> ckptConf = ObjectCommitCheckpoints.s3().sparkConf();
+      try (SparkSession spark = SparkSessions.local("import-interrupted-resumed", "local[2]", proxied.s3aOptions(),
+          ckptConf)) {
+        CountingQuery.clear();
+        StreamingQuery q = CountingQuery.start(spark, input, target);
+        try {
+          in.addFile(2);
+          q.processAllAvailable();
+        } finally {
+          q.stop();
+        }
+        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
+        assertEquals(List.of(2L), CountingQuery.batches(), "continues with the next batch, none again");
+        assertEquals(StreamInput.expectedCounts(3), CountingQuery.lastCounts(), "with its state");
+      }
     }
   }
 }

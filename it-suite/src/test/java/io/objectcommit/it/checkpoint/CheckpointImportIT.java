@@ -81,6 +81,27 @@ class CheckpointImportIT {
     void run(CheckpointMaintenance m, PrintStream out) throws IOException;
   }
 
+  /**
+   * Runs the query once more on {@code location} with the next input file {@code batch}: exactly that batch runs,
+   * with the counts of every file so far (the query kept its state).
+   */
+  private static void resumeOneBatch(String app, Map<String, String> sparkConf, ProxiedBucket proxied, Path input,
+      StreamInput in, String location, int batch, String continues) throws Exception {
+    try (SparkSession spark = SparkSessions.local(app, "local[2]", proxied.s3aOptions(), sparkConf)) {
+      CountingQuery.clear();
+      StreamingQuery q = CountingQuery.start(spark, input, location);
+      try {
+        in.addFile(batch);
+        q.processAllAvailable();
+      } finally {
+        q.stop();
+      }
+      assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
+      assertEquals(List.of((long) batch), CountingQuery.batches(), continues);
+      assertEquals(StreamInput.expectedCounts(batch + 1), CountingQuery.lastCounts(), "with its state");
+    }
+  }
+
   private static Map<String, String> etags(S3TestBucket bucket, String relative) {
     // the plain client: no SDK v1 type in this class, which the Spark 4 lines (SDK v2 only) must link
     return new TreeMap<>(bucket.plain().listETags(bucket.name(), bucket.key(relative)));
@@ -197,19 +218,8 @@ class CheckpointImportIT {
       // 3. The same query on ckpt:// with the ckpt settings: batch 4 next, exact counts.
       Map<String, String> ckptConf = ObjectCommitCheckpoints.s3().sparkConf();
       ckptConf.putAll(stateConf);
-      try (SparkSession spark = SparkSessions.local("import-resumed", "local[2]", proxied.s3aOptions(), ckptConf)) {
-        CountingQuery.clear();
-        StreamingQuery q = CountingQuery.start(spark, input, target);
-        try {
-          in.addFile(4);
-          q.processAllAvailable();
-        } finally {
-          q.stop();
-        }
-        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
-        assertEquals(List.of(4L), CountingQuery.batches(), "continues with the next batch, none again");
-        assertEquals(StreamInput.expectedCounts(5), CountingQuery.lastCounts(), "with its state");
-      }
+      resumeOneBatch("import-resumed", ckptConf, proxied, input, in, target, 4,
+          "continues with the next batch, none again");
 
       // 4. Going back: exported to a new s3a:// prefix by server-side copies, the query resumes there on stock Spark.
       String plain = bucket.s3a("plain/q1");
@@ -225,19 +235,8 @@ class CheckpointImportIT {
       assertEquals(1, copies.of(S3Operation.LIST), "the target's listing: " + copies);
       System.out.println("checkpoint export (" + stateStore + ", 5 batches, 4 partitions): " + copies + "\n"
           + exportOut);
-      try (SparkSession spark = SparkSessions.local("export-resumed", "local[2]", proxied.s3aOptions(), stateConf)) {
-        CountingQuery.clear();
-        StreamingQuery q = CountingQuery.start(spark, input, plain);
-        try {
-          in.addFile(5);
-          q.processAllAvailable();
-        } finally {
-          q.stop();
-        }
-        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
-        assertEquals(List.of(5L), CountingQuery.batches(), "stock Spark on the export continues with the next batch");
-        assertEquals(StreamInput.expectedCounts(6), CountingQuery.lastCounts(), "with its state");
-      }
+      resumeOneBatch("export-resumed", stateConf, proxied, input, in, plain, 5,
+          "stock Spark on the export continues with the next batch");
 
       // 5. gc deletes no adopted object; verify reports one deleted behind objectcommit's back.
       String root = "ckpt://" + bucket.name() + "/";
@@ -302,20 +301,8 @@ class CheckpointImportIT {
           "the four manifests of the first run are kept: " + out);
 
       Map<String, String> ckptConf = ObjectCommitCheckpoints.s3().sparkConf();
-      try (SparkSession spark = SparkSessions.local("import-interrupted-resumed", "local[2]", proxied.s3aOptions(),
-          ckptConf)) {
-        CountingQuery.clear();
-        StreamingQuery q = CountingQuery.start(spark, input, target);
-        try {
-          in.addFile(2);
-          q.processAllAvailable();
-        } finally {
-          q.stop();
-        }
-        assertTrue(q.exception().isEmpty(), String.valueOf(q.exception()));
-        assertEquals(List.of(2L), CountingQuery.batches(), "continues with the next batch, none again");
-        assertEquals(StreamInput.expectedCounts(3), CountingQuery.lastCounts(), "with its state");
-      }
+      resumeOneBatch("import-interrupted-resumed", ckptConf, proxied, input, in, target, 2,
+          "continues with the next batch, none again");
     }
   }
 }

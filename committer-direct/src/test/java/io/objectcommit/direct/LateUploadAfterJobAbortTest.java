@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.direct.impl.AttemptRegistry;
 import io.objectcommit.direct.impl.OutputLocation;
+import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
 import io.objectcommit.store.testing.RequestHook;
@@ -107,6 +108,35 @@ class LateUploadAfterJobAbortTest {
     assertEquals(1, abort.of(BULK_DELETE), "the attempt's files: " + abort);
     assertEquals(1, abort.of(DELETE), "the task record, which names no other attempt: " + abort);
     assertEquals(4, abort.total(), abort.toString());
+  }
+
+  /**
+   * Spark interrupts the thread of a task it cancels, then aborts the task on it; the store's client refuses the
+   * requests of an interrupted thread (as the AWS SDKs do). The abort still cleans up, and the thread is still
+   * interrupted afterwards, for Spark.
+   */
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aLateAttemptAbortedOnItsInterruptedThreadLeavesNothingAndStaysInterrupted(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    zombie.write(0);
+    h.store.addHook(RequestHook.before(PUT, fileKey(0, 1), abortJob(h, driver)));
+    zombie.write(1);
+    assertEquals(1, h.outputKeys().size(), "c001 landed after the abort: " + h.keys());
+    h.store.addFault(FaultRule.onInterruptedThreads());
+    Thread.currentThread().interrupt(); // Spark cancels the task
+    try {
+      zombie.abort();
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for Spark");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(List.of(h.abortMarkerKey()), h.keys(), "no object of the job left, no task record");
+    assertEquals(0, h.store.counts().of(GET, 499) + h.store.counts().of(DELETE, 499)
+        + h.store.counts().of(BULK_DELETE, 499), "no request refused as interrupted: " + h.store.counts());
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

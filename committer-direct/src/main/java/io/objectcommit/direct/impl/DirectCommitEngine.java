@@ -194,8 +194,24 @@ public final class DirectCommitEngine {
   /**
    * Aborts the attempt. When this JVM has no writer for it (a task set up elsewhere), what the task record says
    * the attempt declared is deleted instead.
+   *
+   * <p>Spark interrupts the thread of a task it cancels (Spark 4 does for every SQL job) and then aborts the task
+   * on that thread. The store's client refuses every request of an interrupted thread, so the abort's clean-up
+   * (the job-abort marker read, the deletion of files uploaded after the job abort, the task record) would fail and
+   * leave them: the clean-up runs with the interrupt set aside, and the interrupt is restored for Spark afterwards.
    */
   public void abortTask(TaskAttemptContext task) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try {
+      abortAttempt(task);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void abortAttempt(TaskAttemptContext task) throws IOException {
     AttemptWriter w = AttemptRegistry.get(task.getTaskAttemptID().toString());
     if (w != null) {
       try {

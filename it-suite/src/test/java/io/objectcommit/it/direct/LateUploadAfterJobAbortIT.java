@@ -47,6 +47,8 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Issue 28: a direct-committer task attempt that uploads after its job's abort has finished leaves no object in
@@ -59,6 +61,8 @@ import org.junit.jupiter.api.Test;
 @S3IntegrationTest
 @Tag(TestTags.COMPONENT)
 class LateUploadAfterJobAbortIT {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LateUploadAfterJobAbortIT.class);
 
   @AfterEach
   void disarm() {
@@ -215,7 +219,8 @@ class LateUploadAfterJobAbortIT {
       FailingWrites.disarm();
       List<String> left = keys(bucket);
       assertEquals(1, left.size(), "only the job-abort marker: " + left);
-      assertTrue(left.get(0).matches("_objectcommit_direct/[0-9a-f-]{36}/job-aborted\\.json"), left.toString());
+      // the job's id: Spark's write job UUID (Spark 3.5) or its Hadoop job id (Spark 4: job_<time>_<n>)
+      assertTrue(left.get(0).matches("_objectcommit_direct/[^/]+/job-aborted\\.json"), left.toString());
       // task 0 uploaded after the abort: a PUT of a Parquet file of the table answered 200 after the marker's PUT
       List<SeenRequest> requests = p.proxy().requests();
       int markerPut = -1;
@@ -231,9 +236,22 @@ class LateUploadAfterJobAbortIT {
         }
       }
       assertTrue(markerPut >= 0, "the marker's PUT was seen");
-      assertTrue(latePuts >= 1, "task 0 uploaded after the abort's marker: " + latePuts);
+      if (SPARK_INTERRUPTS_CANCELLED_WRITES) {
+        // the interrupt usually closes the attempt's local buffer before its upload; either way its task abort, on
+        // the interrupted thread, removed what the attempt left (asserted above)
+        LOG.info("uploads of task 0 after the abort's marker: {}", latePuts);
+      } else {
+        assertTrue(latePuts >= 1, "task 0 uploaded after the abort's marker: " + latePuts);
+      }
     }
   }
+
+  /**
+   * Spark 4 interrupts the thread of a task it cancels for a failed SQL job: the held task's Parquet writer then
+   * usually fails on its closed local buffer and uploads nothing. Spark 3.5 lets the task run on to its end.
+   */
+  private static final boolean SPARK_INTERRUPTS_CANCELLED_WRITES =
+      !org.apache.spark.package$.MODULE$.SPARK_VERSION().startsWith("3.");
 
   private static int runningTasks(SparkSession spark) {
     int n = 0;

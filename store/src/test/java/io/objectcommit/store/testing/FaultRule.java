@@ -2,6 +2,7 @@ package io.objectcommit.store.testing;
 
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -27,9 +28,15 @@ public final class FaultRule {
   private final boolean afterApplying;
   private final int status;
   private final Function<String, ? extends IOException> exception;
+  private final boolean onInterruptedThread;
 
   private FaultRule(Set<S3Operation> operations, Pattern keyPattern, long nth, long times, boolean afterApplying,
       int status, Function<String, ? extends IOException> exception) {
+    this(operations, keyPattern, nth, times, afterApplying, status, exception, false);
+  }
+
+  private FaultRule(Set<S3Operation> operations, Pattern keyPattern, long nth, long times, boolean afterApplying,
+      int status, Function<String, ? extends IOException> exception, boolean onInterruptedThread) {
     this.operations = operations;
     this.keyPattern = keyPattern;
     this.nth = nth;
@@ -37,6 +44,16 @@ public final class FaultRule {
     this.afterApplying = afterApplying;
     this.status = status;
     this.exception = exception;
+    this.onInterruptedThread = onInterruptedThread;
+  }
+
+  /**
+   * Fails every request sent from a thread whose interrupt flag is set, with an {@link InterruptedIOException}
+   * (counted as a 499, never sent), as the AWS SDKs do: Spark interrupts the threads of the tasks it cancels.
+   */
+  public static FaultRule onInterruptedThreads() {
+    return new FaultRule(EnumSet.allOf(S3Operation.class), null, 0, 0, false, 499,
+        path -> new InterruptedIOException(path + ": the request's thread was interrupted"), true);
   }
 
   /**
@@ -51,7 +68,8 @@ public final class FaultRule {
 
   /** Only requests whose key (or a key of the batch, or the listed prefix) contains a match of {@code regex}. */
   public FaultRule matching(String regex) {
-    return new FaultRule(operations, Pattern.compile(regex), nth, times, afterApplying, status, exception);
+    return new FaultRule(operations, Pattern.compile(regex), nth, times, afterApplying, status, exception,
+        onInterruptedThread);
   }
 
   /** Only the {@code n}th matching request (1-based). */
@@ -59,7 +77,7 @@ public final class FaultRule {
     if (n < 1) {
       throw new IllegalArgumentException("n must be >= 1: " + n);
     }
-    return new FaultRule(operations, keyPattern, n, 0, afterApplying, status, exception);
+    return new FaultRule(operations, keyPattern, n, 0, afterApplying, status, exception, onInterruptedThread);
   }
 
   /** Only the first {@code n} matching requests. */
@@ -67,23 +85,24 @@ public final class FaultRule {
     if (n < 1) {
       throw new IllegalArgumentException("n must be >= 1: " + n);
     }
-    return new FaultRule(operations, keyPattern, 0, n, afterApplying, status, exception);
+    return new FaultRule(operations, keyPattern, 0, n, afterApplying, status, exception, onInterruptedThread);
   }
 
   /** The request takes effect, then fails: "applied, but the response was lost". */
   public FaultRule afterApplying() {
-    return new FaultRule(operations, keyPattern, nth, times, true, status, exception);
+    return new FaultRule(operations, keyPattern, nth, times, true, status, exception, onInterruptedThread);
   }
 
   /** The exception thrown, made from the request's {@code s3://bucket/key} path. */
   public FaultRule throwing(Function<String, ? extends IOException> byPath) {
     return new FaultRule(operations, keyPattern, nth, times, afterApplying, status,
-        Objects.requireNonNull(byPath, "byPath"));
+        Objects.requireNonNull(byPath, "byPath"), onInterruptedThread);
   }
 
   /** The HTTP status the failed request is counted under (default 500). */
   public FaultRule countedAs(int httpStatus) {
-    return new FaultRule(operations, keyPattern, nth, times, afterApplying, httpStatus, exception);
+    return new FaultRule(operations, keyPattern, nth, times, afterApplying, httpStatus, exception,
+        onInterruptedThread);
   }
 
   boolean isAfterApplying() {
@@ -96,7 +115,7 @@ public final class FaultRule {
 
   /** True when the rule applies to a request (whether it fires depends on the match count). */
   boolean matches(S3Operation op, Collection<String> keys) {
-    return operations.contains(op)
+    return operations.contains(op) && (!onInterruptedThread || Thread.currentThread().isInterrupted())
         && (keyPattern == null || keys.stream().anyMatch(k -> keyPattern.matcher(k).find()));
   }
 
@@ -117,6 +136,6 @@ public final class FaultRule {
   public String toString() {
     return "fail " + operations + (keyPattern == null ? "" : " matching /" + keyPattern + "/")
         + (nth > 0 ? " on match #" + nth : times > 0 ? " on the first " + times + " matches" : " always")
-        + (afterApplying ? " after applying" : "");
+        + (afterApplying ? " after applying" : "") + (onInterruptedThread ? " on interrupted threads" : "");
   }
 }

@@ -18,7 +18,13 @@ import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
 import io.objectcommit.store.testing.RequestHook;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -137,6 +143,58 @@ class LateUploadAfterJobAbortTest {
     assertEquals(List.of(h.abortMarkerKey()), h.keys(), "no object of the job left, no task record");
     assertEquals(0, h.store.counts().of(GET, 499) + h.store.counts().of(DELETE, 499)
         + h.store.counts().of(BULK_DELETE, 499), "no request refused as interrupted: " + h.store.counts());
+  }
+
+  /**
+   * The order Spark 4.2 showed: the cancelled task's abort reads the marker before the job abort writes it (none
+   * yet), the job abort then reads the task's record while the attempt is still WRITING, and the task abort marks it
+   * ABORTED before the job abort comes back to keep it. Nobody else would remove the record: the job abort does.
+   */
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aTaskAbortRacingTheJobAbortLeavesNoTaskRecord(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    zombie.write(0);
+    CountDownLatch jobReadTheRecord = new CountDownLatch(1);
+    CountDownLatch taskAborted = new CountDownLatch(1);
+    ExecutorService jobThread = Executors.newSingleThreadExecutor();
+    List<Future<?>> jobAbort = new ArrayList<>();
+    // the job abort's read of the task record: held until the task abort has finished
+    h.store.addHook(RequestHook.after(GET, Pattern.quote(recordKey(h, 0)), () -> {
+      jobReadTheRecord.countDown();
+      await(taskAborted);
+    }));
+    // the task abort's marker read (404): then the whole job abort starts, up to its read of the record
+    h.store.addHook(RequestHook.after(GET, Pattern.quote(h.abortMarkerKey()), () -> {
+      jobAbort.add(jobThread.submit(() -> {
+        driver.abortJob(h.job(), JobStatus.State.FAILED);
+        return null;
+      }));
+      await(jobReadTheRecord);
+    }));
+    try {
+      zombie.abort(); // no marker seen: deletes its file, marks its entry ABORTED
+      taskAborted.countDown();
+      jobAbort.get(0).get(30, TimeUnit.SECONDS);
+    } finally {
+      taskAborted.countDown();
+      jobThread.shutdownNow();
+    }
+    assertEquals(List.of(h.abortMarkerKey()), h.keys(), "no object of the job left, no task record");
+  }
+
+  private static void await(CountDownLatch latch) throws IOException {
+    try {
+      if (!latch.await(30, TimeUnit.SECONDS)) {
+        throw new IOException("the interleaving did not happen within 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted");
+    }
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

@@ -406,12 +406,14 @@ public final class DirectCommitEngine {
     bookkeeping.add(location.jobMarkerKey(jobId));
     bookkeeping.remove(location.jobAbortedKey(jobId)); // kept: it must outlive every attempt of the job
     if (fence) {
-      Set<String> kept = foundInKept.keySet();
-      if (!kept.isEmpty()) {
-        bookkeeping.removeAll(kept);
-        for (Map.Entry<String, Map<String, Set<String>>> k : foundInKept.entrySet()) {
-          keepAccounted(store, k.getKey(), k.getValue());
+      Set<String> kept = new TreeSet<>();
+      bookkeeping.removeAll(foundInKept.keySet());
+      for (Map.Entry<String, Map<String, Set<String>>> k : foundInKept.entrySet()) {
+        if (keepAccounted(store, k.getKey(), k.getValue())) {
+          kept.add(k.getKey());
         }
+      }
+      if (!kept.isEmpty()) {
         LOG.info("Job {}: {} task record(s) kept, naming attempts that were still writing ({}): each such attempt"
             + " deletes its files and its record when it ends (it finds the job-abort marker); if one died instead,"
             + " `objectcommit direct-cleanup {} --job {}` deletes what it left", jobId, kept.size(),
@@ -436,13 +438,19 @@ public final class DirectCommitEngine {
    * A kept record: each attempt's known files become what the abort found (and deleted), so that a later probe of
    * its groups (the cleanup command, the attempt's own clean-up) starts after them and finds files uploaded after the
    * abort, past the gap the deletion left. A conditional write (compare-and-swap: the attempt may be declaring).
+   *
+   * <p>When no attempt of the record is writing any more, the record is deleted instead: its attempts ended between
+   * the abort's read of the records and now, and one that read the job-abort marker before the abort wrote it (a
+   * task abort racing the job abort) left its record for the job abort to remove.
+   *
+   * @return whether the record is kept (an attempt still writing)
    */
-  private void keepAccounted(ObjectStore store, String key, Map<String, Set<String>> found) throws IOException {
+  private boolean keepAccounted(ObjectStore store, String key, Map<String, Set<String>> found) throws IOException {
     TaskRecordHandle handle = new TaskRecordHandle(store, key, options.casAttempts());
     handle.reload();
-    handle.update(current -> {
-      if (current == null) {
-        return null; // the attempt removed it meanwhile
+    DirectTaskRecord now = handle.update(current -> {
+      if (current == null || !stillWriting(current)) {
+        return null; // the attempt removed it meanwhile, or every attempt has ended: nothing to write
       }
       for (AttemptEntry e : current.attempts) {
         Set<String> f = found.get(e.attempt);
@@ -454,6 +462,15 @@ public final class DirectCommitEngine {
       }
       return current;
     });
+    if (now == null) {
+      return false;
+    }
+    if (!stillWriting(now)) {
+      LOG.info("Job abort: every attempt recorded in {} has ended meanwhile; removing the record", store.pathOf(key));
+      store.delete(key);
+      return false;
+    }
+    return true;
   }
 
   /**

@@ -22,12 +22,20 @@ final class BenchCharts {
           ws.stream().map(w -> new SvgChart.Bar(w.contender(), w.requests().total(), ours(w.contender()))).toList()));
     }
     for (int p : r.partitionCounts()) {
-      List<CheckpointResult> cs = r.checkpointsAt(p);
-      panels.add(new SvgChart.Panel("Checkpoint, " + p + " shuffle partitions: time per micro-batch (s)", "%.2f s",
-          cs.stream().map(c -> new SvgChart.Bar(c.contender(), c.meanBatchMs() / 1000.0, ours(c.contender())))
-              .toList()));
-      panels.add(new SvgChart.Panel("Checkpoint, " + p + " shuffle partitions: S3 requests per micro-batch", "%,.0f",
-          cs.stream().map(c -> new SvgChart.Bar(c.contender(), c.requestsPerBatch(), ours(c.contender()))).toList()));
+      for (StateStoreChoice store : r.stateStores()) {
+        List<CheckpointResult> cs = r.checkpointsAt(p, store);
+        if (cs.isEmpty()) {
+          continue;
+        }
+        String what = "Checkpoint, " + p + " shuffle partitions"
+            + (store == StateStoreChoice.DEFAULT ? "" : ", " + store.label());
+        panels.add(new SvgChart.Panel(what + ": time per micro-batch (s)", "%.2f s",
+            cs.stream().map(c -> new SvgChart.Bar(c.contender(), c.meanBatchMs() / 1000.0, ours(c.contender())))
+                .toList()));
+        panels.add(new SvgChart.Panel(what + ": S3 requests per micro-batch", "%,.0f",
+            cs.stream().map(c -> new SvgChart.Bar(c.contender(), c.requestsPerBatch(), ours(c.contender())))
+                .toList()));
+      }
     }
     String title = String.format("objectcommit benchmark, %s (%s, %d ms per request)", r.date(), r.machine(),
         r.settings().latencyMs());

@@ -37,8 +37,14 @@ public record BenchResults(BenchSettings settings, String date, String machine, 
     return writes.stream().filter(w -> w.shape().equals(shape)).toList();
   }
 
-  public List<CheckpointResult> checkpointsAt(int partitions) {
-    return checkpoints.stream().filter(c -> c.partitions() == partitions).toList();
+  /** The state stores in run order. */
+  public List<StateStoreChoice> stateStores() {
+    return checkpoints.stream().map(CheckpointResult::stateStore).distinct().toList();
+  }
+
+  /** The results at one partition count with one state store, in run order. */
+  public List<CheckpointResult> checkpointsAt(int partitions, StateStoreChoice stateStore) {
+    return checkpoints.stream().filter(c -> c.partitions() == partitions && c.stateStore() == stateStore).toList();
   }
 
   /** As plain maps and lists, for {@link Json}. */
@@ -64,6 +70,7 @@ public record BenchResults(BenchSettings settings, String date, String machine, 
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("partitions", c.partitions());
       r.put("contender", c.contender());
+      r.put("stateStore", c.stateStore().key());
       r.put("batchMs", c.batchMs());
       r.put("meanBatchMs", c.meanBatchMs());
       r.put("requests", c.requests().total());

@@ -3,6 +3,7 @@ package io.objectcommit.bench;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,13 +15,15 @@ import java.util.TreeMap;
  * <p>Two presets: {@link #SHORT} (the main job) and {@link #FULL} (docs/benchmarks.md, which gives the run times).
  * {@link #parse(List)} reads {@code short|full} followed by {@code key=value} overrides: {@code latency-ms},
  * {@code nfs-latency-ms}, {@code batches}, {@code partitions} (comma-separated; empty: no checkpoint benchmark), {@code master},
- * {@code writes} ({@code false}: no write benchmark), and any {@code spark.*} key: a Spark setting for every
+ * {@code writes} ({@code false}: no write benchmark), {@code state-stores} (comma-separated, from {@code default},
+ * {@code rocksdb}, {@code rocksdb-changelog}, {@code rocksdb-changelog-v2}: every checkpoint contender runs with
+ * each; default {@code default}), and any {@code spark.*} key: a Spark setting for every
  * contender's session (for example {@code spark.sql.streaming.checkpoint.fileChecksum.enabled=false}), applied
  * after the contender's own settings.
  */
 public record BenchSettings(String mode, long latencyMs, String master, List<WriteShape> writeShapes,
     List<Integer> shufflePartitions, int measuredBatches, Path outputDir, double nfsLatencyMs,
-    Map<String, String> sparkConf) {
+    Map<String, String> sparkConf, List<StateStoreChoice> stateStores) {
 
 
   /** Default latency added by the proxy to each request: {@value} ms. */
@@ -42,15 +45,19 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   public static final String SHORT = "short";
   public static final String FULL = "full";
 
-  /** Settings without Spark settings of their own. */
+  /** Settings without Spark settings of their own, with Spark's default state store. */
   public BenchSettings(String mode, long latencyMs, String master, List<WriteShape> writeShapes,
       List<Integer> shufflePartitions, int measuredBatches, Path outputDir, double nfsLatencyMs) {
     this(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches, outputDir, nfsLatencyMs,
-        Map.of());
+        Map.of(), List.of(StateStoreChoice.DEFAULT));
   }
 
   public BenchSettings {
     sparkConf = Collections.unmodifiableMap(new TreeMap<>(sparkConf));
+    stateStores = List.copyOf(new LinkedHashSet<>(stateStores));
+    if (stateStores.isEmpty()) {
+      throw new IllegalArgumentException("state-stores must name at least one state store");
+    }
     writeShapes = List.copyOf(writeShapes);
     shufflePartitions = List.copyOf(shufflePartitions);
     if (measuredBatches < 1) {
@@ -104,11 +111,17 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
       Map<String, String> conf = new TreeMap<>(sparkConf);
       conf.put(key, value);
       return new BenchSettings(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches, outputDir,
-          nfsLatencyMs, conf);
+          nfsLatencyMs, conf, stateStores);
+    }
+    if (key.equals("state-stores")) {
+      return new BenchSettings(mode, latencyMs, master, writeShapes, shufflePartitions, measuredBatches, outputDir,
+          nfsLatencyMs, sparkConf, Arrays.stream(value.split(",")).filter(v -> !v.isBlank())
+              .map(StateStoreChoice::of).toList());
     }
     BenchSettings changed = withBenchSetting(key, value);
     return new BenchSettings(changed.mode, changed.latencyMs, changed.master, changed.writeShapes,
-        changed.shufflePartitions, changed.measuredBatches, changed.outputDir, changed.nfsLatencyMs, sparkConf);
+        changed.shufflePartitions, changed.measuredBatches, changed.outputDir, changed.nfsLatencyMs, sparkConf,
+        stateStores);
   }
 
   private BenchSettings withBenchSetting(String key, String value) {
@@ -138,7 +151,7 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
               outputDir, nfsLatencyMs);
         default:
           throw new IllegalArgumentException("unknown benchmark setting '" + key
-              + "' (known: latency-ms, nfs-latency-ms, batches, partitions, master, writes, spark.*)");
+              + "' (known: latency-ms, nfs-latency-ms, batches, partitions, master, writes, state-stores, spark.*)");
       }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("benchmark setting " + key + ": not a number: '" + value + "'", e);
@@ -148,6 +161,7 @@ public record BenchSettings(String mode, long latencyMs, String master, List<Wri
   /** The settings as a flat map, for the reports. */
   public Map<String, Object> describe() {
     return Map.of("mode", mode, "latencyMs", latencyMs, "master", master, "measuredBatches", measuredBatches,
-        "shufflePartitions", shufflePartitions, "nfsLatencyMs", nfsLatencyMs, "sparkConf", sparkConf);
+        "shufflePartitions", shufflePartitions, "nfsLatencyMs", nfsLatencyMs, "sparkConf", sparkConf,
+        "stateStores", stateStores.stream().map(StateStoreChoice::key).toList());
   }
 }

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One benchmark run: every write contender on every shape, then every checkpoint contender at every partition
- * count, in a fixed order, all through one latency proxy (counts reset per contender, a fresh bucket each); then
+ * count with every state store, in a fixed order, all through one latency proxy (counts reset per contender, a fresh bucket each); then
  * {@code bench.md}, {@code bench.json} and {@code bench.svg} in the output directory. A contender that fails is
  * reported as such and the run goes on.
  */
@@ -44,8 +44,15 @@ public final class BenchmarkRun {
     this.machine = machine;
   }
 
-  /** Runs everything, writes the reports and returns the results. */
+  /**
+   * Runs everything, writes the reports and returns the results.
+   *
+   * @throws IllegalArgumentException before anything runs, when a state store of the settings needs a newer Spark
+   */
   public BenchResults run() {
+    if (!settings.shufflePartitions().isEmpty()) {
+      settings.stateStores().forEach(s -> s.requireSpark(org.apache.spark.package$.MODULE$.SPARK_VERSION()));
+    }
     String date = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     Path out = settings.outputDir().toAbsolutePath();
     Path work = out.resolve("work-" + System.currentTimeMillis());
@@ -92,16 +99,19 @@ public final class BenchmarkRun {
   private void runCheckpoints(CheckpointBenchmark cb, List<CheckpointContender> ckptContenders,
       List<CheckpointResult> checkpoints, List<String> failures) {
     for (int partitions : settings.shufflePartitions()) {
-      for (CheckpointContender c : ckptContenders) {
-        long t0 = System.nanoTime();
-        try {
-          CheckpointResult r = cb.run(c, partitions, settings.measuredBatches());
-          checkpoints.add(r);
-          Progress.say(String.format("checkpoint: %s, %d partitions, %d batches ... %.2f s per batch, %,.0f"
-              + " requests per batch, %.2f per file", c.name(), partitions, r.batches(), r.meanBatchMs() / 1000.0,
-              r.requestsPerBatch(), r.requestsPerFile()), t0);
-        } catch (RuntimeException e) {
-          failed(failures, "checkpoint: " + c.name() + ", " + partitions + " partitions", e);
+      for (StateStoreChoice store : settings.stateStores()) {
+        for (CheckpointContender c : ckptContenders) {
+          long t0 = System.nanoTime();
+          String what = String.format("checkpoint: %s, %d partitions, %s", c.name(), partitions, store.label());
+          try {
+            CheckpointResult r = cb.run(c, partitions, settings.measuredBatches(), store);
+            checkpoints.add(r);
+            Progress.say(String.format("%s, %d batches ... %.2f s per batch, %,.0f requests per batch, %.2f per"
+                + " file", what, r.batches(), r.meanBatchMs() / 1000.0, r.requestsPerBatch(), r.requestsPerFile()),
+                t0);
+          } catch (RuntimeException e) {
+            failed(failures, what, e);
+          }
         }
       }
     }

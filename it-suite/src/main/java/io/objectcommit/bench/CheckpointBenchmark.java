@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one checkpoint contender at one shuffle partition count: a stateful query (CSV files from a local
  * directory, count by {@code value % 1000}, update mode, {@code noop} sink, so that only the checkpoint touches
- * S3) with its checkpoint in a fresh bucket; background state-store maintenance is off for every contender. Micro-batch 0 creates the checkpoint and is not measured; then each
+ * S3) with its checkpoint in a fresh bucket, on the run's state store ({@link StateStoreChoice}); background
+ * state-store maintenance is off for every contender. Micro-batch 0 creates the checkpoint and is not measured; then each
  * of the measured micro-batches is timed from adding its input file to {@code processAllAvailable()} returning.
  * Checkpoint files are counted through the checkpoint location's own file system before and after the measured
  * batches (that listing is not counted as the contender's requests).
@@ -58,8 +59,9 @@ final class CheckpointBenchmark {
     this.sparkConf = sparkConf;
   }
 
-  CheckpointResult run(CheckpointContender contender, int partitions, int batches) {
+  CheckpointResult run(CheckpointContender contender, int partitions, int batches, StateStoreChoice stateStore) {
     Map<String, String> conf = new LinkedHashMap<>(contender.sparkConf());
+    conf.putAll(stateStore.sparkConf());
     conf.put("spark.sql.shuffle.partitions", Integer.toString(partitions));
     // State-store maintenance (snapshots, clean-up) runs on a JVM-wide timer, outside the micro-batches, at times
     // that depend on earlier contenders: off for every contender, so that the counts belong to the batches.
@@ -96,7 +98,7 @@ final class CheckpointBenchmark {
               + " to be the last one with input, was " + lastBatch);
         }
         LOG.debug("{} at {} partitions: {} files, {}", contender.name(), partitions, written, requests);
-        return new CheckpointResult(partitions, contender.name(), batchMs, requests, written);
+        return new CheckpointResult(partitions, contender.name(), batchMs, requests, written, stateStore);
       } finally {
         q.stop();
       }

@@ -12,9 +12,16 @@ import java.util.List;
  * @param requests S3 requests of the measured micro-batches
  * @param filesWritten checkpoint files the measured micro-batches added (files listed through the checkpoint's
  *     own file system after them, minus before them)
+ * @param stateStore the state store of the query
  */
 public record CheckpointResult(int partitions, String contender, List<Long> batchMs, Requests requests,
-    long filesWritten) {
+    long filesWritten, StateStoreChoice stateStore) {
+
+  /** A result with Spark's default state store. */
+  public CheckpointResult(int partitions, String contender, List<Long> batchMs, Requests requests,
+      long filesWritten) {
+    this(partitions, contender, batchMs, requests, filesWritten, StateStoreChoice.DEFAULT);
+  }
 
   public CheckpointResult {
     batchMs = List.copyOf(batchMs);

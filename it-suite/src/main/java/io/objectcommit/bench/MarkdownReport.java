@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** The benchmark's Markdown tables: one per write shape, one per checkpoint partition count, then the targets. */
+/**
+ * The benchmark's Markdown tables: one per write shape, one per checkpoint partition count and state store, then the
+ * targets.
+ */
 final class MarkdownReport {
 
   private MarkdownReport() {
@@ -21,7 +24,12 @@ final class MarkdownReport {
       sb.append(writeTable(shape, r.writesOf(shape))).append('\n');
     }
     for (int p : r.partitionCounts()) {
-      sb.append(checkpointTable(p, r.checkpointsAt(p), s.measuredBatches())).append('\n');
+      for (StateStoreChoice store : r.stateStores()) {
+        List<CheckpointResult> rs = r.checkpointsAt(p, store);
+        if (!rs.isEmpty()) {
+          sb.append(checkpointTable(p, store, rs, s.measuredBatches())).append('\n');
+        }
+      }
     }
     if (!r.failures().isEmpty()) {
       sb.append("Failed (no result):\n\n");
@@ -60,11 +68,12 @@ final class MarkdownReport {
     return sb.toString();
   }
 
-  static String checkpointTable(int partitions, List<CheckpointResult> rs, int batches) {
+  static String checkpointTable(int partitions, StateStoreChoice store, List<CheckpointResult> rs, int batches) {
     List<String> ops = operations(rs.stream().map(CheckpointResult::requests).toList());
     double base = rs.get(0).meanBatchMs();
     StringBuilder sb = new StringBuilder();
-    sb.append("Checkpoint, ").append(partitions).append(" shuffle partitions (mean of micro-batches 1-")
+    sb.append("Checkpoint, ").append(partitions).append(" shuffle partitions, ").append(store.label())
+        .append(" (mean of micro-batches 1-")
         .append(batches).append("; requests per micro-batch by operation):\n\n");
     sb.append("| checkpoint | s per batch | speed-up vs first | requests per batch | files per batch"
         + " | requests per file");

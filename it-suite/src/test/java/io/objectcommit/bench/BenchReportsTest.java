@@ -67,6 +67,31 @@ class BenchReportsTest {
   }
 
   @Test
+  void eachStateStoreHasItsOwnTablesAndTheTargetsUseTheDefaultOnes() {
+    BenchResults base = results();
+    List<CheckpointResult> ckpt = new java.util.ArrayList<>(base.checkpoints());
+    // RocksDB rows that would fail both checkpoint targets if they were judged
+    ckpt.add(new CheckpointResult(200, Targets.STOCK_DEFAULT, List.of(1_000L), req("PUT", 10), 10,
+        StateStoreChoice.ROCKSDB_CHANGELOG));
+    ckpt.add(new CheckpointResult(200, Targets.CKPT_S3, List.of(9_000L), req("PUT", 300), 10,
+        StateStoreChoice.ROCKSDB_CHANGELOG));
+    BenchResults r = new BenchResults(base.settings(), base.date(), base.machine(), base.writes(), ckpt, List.of());
+
+    assertEquals(List.of(StateStoreChoice.DEFAULT, StateStoreChoice.ROCKSDB_CHANGELOG), r.stateStores());
+    assertEquals(3, r.checkpointsAt(200, StateStoreChoice.DEFAULT).size());
+    assertEquals(2, r.checkpointsAt(200, StateStoreChoice.ROCKSDB_CHANGELOG).size());
+    String md = MarkdownReport.render(r);
+    assertTrue(md.contains("Checkpoint, 200 shuffle partitions, default state store (HDFS-backed) (mean"), md);
+    assertTrue(md.contains("Checkpoint, 200 shuffle partitions, RocksDB state store, changelog checkpointing (mean"),
+        md);
+    assertTrue(md.contains("| " + Targets.CKPT_S3 + " | 9.00 | 0.1x | 300.0 | 10.0 | 30.00 | 300.0 |"), md);
+    Targets.evaluate(r).stream().filter(t -> t.target().startsWith("checkpoint"))
+        .forEach(t -> assertTrue(t.met(), t.toString()));
+    assertTrue(BenchCharts.render(r).contains("RocksDB state store, changelog checkpointing: S3 requests per"));
+    assertTrue(Json.write(r.toMap()).contains("\"stateStore\": \"rocksdb-changelog\""), Json.write(r.toMap()));
+  }
+
+  @Test
   void targetsAreJudgedFromTheNumbers() {
     Map<String, Boolean> met = new LinkedHashMap<>();
     Targets.evaluate(results()).forEach(t -> met.put(t.target().replaceAll(" \\(.*", ""), t.met()));

@@ -42,6 +42,36 @@ class BenchSettingsTest {
   }
 
   @Test
+  void stateStoresAreChosenByNameInTheirOrderAndDefaultToSparksOwn() {
+    assertEquals(List.of(StateStoreChoice.DEFAULT), BenchSettings.parse(List.of("full")).stateStores());
+    BenchSettings s = BenchSettings.parse(List.of("state-stores=default, rocksdb,rocksdb-changelog,rocksdb",
+        "spark.x=1", "batches=2"));
+    assertEquals(List.of(StateStoreChoice.DEFAULT, StateStoreChoice.ROCKSDB, StateStoreChoice.ROCKSDB_CHANGELOG),
+        s.stateStores());
+    assertEquals(List.of("default", "rocksdb", "rocksdb-changelog"), s.describe().get("stateStores"));
+    assertEquals(Map.of("spark.x", "1"), s.sparkConf());
+    assertEquals(StateStoreChoice.ROCKSDB_PROVIDER,
+        StateStoreChoice.ROCKSDB_CHANGELOG.sparkConf().get("spark.sql.streaming.stateStore.providerClass"));
+    assertEquals("true", StateStoreChoice.ROCKSDB_CHANGELOG.sparkConf()
+        .get("spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled"));
+    assertTrue(StateStoreChoice.DEFAULT.sparkConf().isEmpty());
+  }
+
+  @Test
+  void aStateStoreThatIsUnknownOrNeedsANewerSparkNamesTheSetting() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> BenchSettings.parse(List.of("state-stores=leveldb")));
+    assertTrue(e.getMessage().contains("state-stores") && e.getMessage().contains("leveldb")
+        && e.getMessage().contains("rocksdb-changelog-v2"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> BenchSettings.parse(List.of("state-stores=")));
+    e = assertThrows(IllegalArgumentException.class,
+        () -> StateStoreChoice.ROCKSDB_CHANGELOG_V2.requireSpark("3.5.8"));
+    assertTrue(e.getMessage().contains("state-stores") && e.getMessage().contains("3.5.8"), e.getMessage());
+    StateStoreChoice.ROCKSDB_CHANGELOG_V2.requireSpark("4.0.2");
+    StateStoreChoice.ROCKSDB_CHANGELOG.requireSpark("3.5.8");
+  }
+
+  @Test
   void partsCanBeLeftOut() {
     BenchSettings s = BenchSettings.parse(List.of("writes=false", "partitions="));
     assertTrue(s.writeShapes().isEmpty());

@@ -128,6 +128,9 @@ class ZstdSparkIT {
     assertTrue(expectedPartitions(length) > 1, what + ": the file spans several partitions");
     assertEquals(expected.size(), text.count(), what + ": spark.read.text count");
     assertEquals(expected, sorted(text.collectAsList()), what + ": spark.read.text lines");
+    List<Integer> perPartition = linesPerPartition(text.javaRDD());
+    assertTrue(perPartition.stream().filter(n -> n > 0).count() > 1,
+        what + ": lines read by several tasks, not all by the first: " + perPartition);
 
     JavaRDD<String> rdd = JavaSparkContext.fromSparkContext(spark.sparkContext()).textFile(path, 6);
     assertTrue(rdd.getNumPartitions() >= 6, what + ": partitions of sc.textFile: " + rdd.getNumPartitions());
@@ -135,6 +138,18 @@ class ZstdSparkIT {
     assertEquals(expected, sorted(rdd.collect()), what + ": sc.textFile lines");
     LOG.info("{}: {} bytes, {} lines; spark.read.text {} partitions, sc.textFile {} partitions", what, length,
         expected.size(), text.rdd().getNumPartitions(), rdd.getNumPartitions());
+  }
+
+  /** How many lines each partition read. */
+  private static List<Integer> linesPerPartition(JavaRDD<String> rdd) {
+    return rdd.mapPartitions(lines -> {
+      int n = 0;
+      while (lines.hasNext()) {
+        lines.next();
+        n++;
+      }
+      return List.of(n).iterator();
+    }).collect();
   }
 
   @Test
@@ -162,6 +177,9 @@ class ZstdSparkIT {
       Dataset<String> plainText = spark.read().text(plain.toUri().toString()).as(Encoders.STRING());
       assertEquals(expected.size(), plainText.count(), "plain zstd under .zst: count");
       assertEquals(expected, sorted(plainText.collectAsList()), "plain zstd under .zst: lines");
+      List<Integer> perPartition = linesPerPartition(plainText.javaRDD());
+      assertTrue(perPartition.size() > 1, "several partitions: " + perPartition);
+      assertEquals(List.of(expected.size()), perPartition.subList(0, 1), "all lines in the first: " + perPartition);
     }
   }
 

@@ -138,7 +138,9 @@ class SeekableZstdOutputStreamTest {
     int p = 0;
     long h;
     if (n >= 32) {
-      long v1 = P1 + P2;
+      // the sum wraps, as the specification's unsigned 64-bit arithmetic does
+      long v1 = P1;
+      v1 += P2;
       long v2 = P2;
       long v3 = 0;
       long v4 = -P1;

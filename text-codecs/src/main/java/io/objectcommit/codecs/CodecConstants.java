@@ -40,4 +40,57 @@ public final class CodecConstants {
 
   /** Default of {@link #BGZF_LEVEL}: {@value}, gzip's default. */
   public static final int BGZF_LEVEL_DEFAULT = 6;
+
+  /**
+   * The seekable zstd codec's class, for {@link #HADOOP_CODECS} and for the {@code compression} option of Spark's
+   * text, CSV and JSON writers: {@value}.
+   */
+  public static final String ZSTD_CODEC_CLASS = "io.objectcommit.codecs.SeekableZstdCodec";
+
+  /**
+   * The file name extension of seekable zstd files unless {@link #ZSTD_CLAIM_ZST} is set: {@value}. It ends with
+   * {@code .zst}, so that zstd's own tools take the files for what they are, and differs from {@code .zst}, which
+   * Hadoop gives its {@code ZStandardCodec} (not splittable, and only with a native libhadoop built with zstd).
+   */
+  public static final String ZSTD_EXTENSION = ".seekable.zst";
+
+  /**
+   * The extension zstd files have, which the seekable zstd codec takes over when {@link #ZSTD_CLAIM_ZST} is set:
+   * {@value}.
+   */
+  public static final String ZST_EXTENSION = ".zst";
+
+  /**
+   * Whether the seekable zstd codec also takes {@code .zst} files (reads them, and names the files it writes so):
+   * {@value}. A {@code .zst} file written in frames that declare their content size is then split at frame
+   * boundaries; any other zstd file is read whole by one task. The codec must be listed in {@link #HADOOP_CODECS}.
+   */
+  public static final String ZSTD_CLAIM_ZST = "fs.objectcommit.codecs.zstd.zst-extension";
+
+  /** Default of {@link #ZSTD_CLAIM_ZST}: {@value} (only {@code .seekable.zst} files). */
+  public static final boolean ZSTD_CLAIM_ZST_DEFAULT = false;
+
+  /** The zstd level of the frames the seekable zstd codec writes, 1 to 22: {@value}. */
+  public static final String ZSTD_LEVEL = "fs.objectcommit.codecs.zstd.level";
+
+  /** Default of {@link #ZSTD_LEVEL}: {@value}, zstd's default. */
+  public static final int ZSTD_LEVEL_DEFAULT = 3;
+
+  /**
+   * The uncompressed bytes per frame the seekable zstd codec writes, from 65,536 to {@link #ZSTD_MAX_FRAME_CONTENT}:
+   * {@value}. Smaller frames compress a little worse (each frame starts without history); larger ones make each
+   * split boundary cost more (the split before a boundary decodes the next split's first frame to finish its last
+   * line).
+   */
+  public static final String ZSTD_FRAME_SIZE = "fs.objectcommit.codecs.zstd.frame-size";
+
+  /** Default of {@link #ZSTD_FRAME_SIZE}: {@value} (1 MiB). */
+  public static final int ZSTD_FRAME_SIZE_DEFAULT = 1 << 20;
+
+  /**
+   * The largest frame content read split, {@value} bytes (8 MiB): frames are decoded whole in memory. A file whose
+   * first frame declares more (or no content size) is read whole by the split that starts at 0, like a plain zstd
+   * file; a later frame over the bound fails the read naming its offset.
+   */
+  public static final int ZSTD_MAX_FRAME_CONTENT = 8 << 20;
 }

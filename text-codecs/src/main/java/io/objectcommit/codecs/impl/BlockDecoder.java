@@ -11,10 +11,7 @@ import java.util.zip.Inflater;
  * either exactly what was written or an error. Also the test that tells a block start from bytes that only look like
  * one (a split's first block is found by trying offsets).
  */
-final class BlockDecoder implements AutoCloseable {
-
-  /** {@link #decode} found no block (not strict). */
-  static final int NOT_A_BLOCK = -1;
+final class BlockDecoder implements UnitDecoder {
 
   private final BlockInput input;
   private final Inflater inflater = new Inflater(true);
@@ -31,21 +28,23 @@ final class BlockDecoder implements AutoCloseable {
     return input;
   }
 
-  /** The content of the block last decoded. */
-  byte[] data() {
+  @Override
+  public byte[] data() {
     return data;
   }
 
-  int dataLength() {
+  @Override
+  public int dataLength() {
     return dataLength;
   }
 
   /**
    * Decodes the block at {@code offset} into {@link #data()}: returns its compressed size, 0 when the stream ends
-   * exactly there, or (when {@code strict} is false) {@link #NOT_A_BLOCK} when no valid block starts there.
+   * exactly there, or (when {@code strict} is false) {@link #NOT_A_UNIT} when no valid block starts there.
    * Strict, a bad block is a {@link BgzfFormatException}.
    */
-  int decode(long offset, boolean strict) throws IOException {
+  @Override
+  public int decode(long offset, boolean strict) throws IOException {
     int have = input.ensure(offset, BgzfFormat.FIXED_HEADER_SIZE);
     if (have == 0) {
       return 0;
@@ -102,7 +101,7 @@ final class BlockDecoder implements AutoCloseable {
       }
     } catch (DataFormatException e) {
       if (!strict) {
-        return NOT_A_BLOCK;
+        return NOT_A_UNIT;
       }
       throw new BgzfFormatException("reading a BGZF block", offset, "bad deflate data: " + e.getMessage(), e);
     }
@@ -143,7 +142,7 @@ final class BlockDecoder implements AutoCloseable {
     if (strict) {
       throw new BgzfFormatException("reading a BGZF block", offset, problem);
     }
-    return NOT_A_BLOCK;
+    return NOT_A_UNIT;
   }
 
   @Override

@@ -5,41 +5,58 @@ import java.io.InputStream;
 
 /**
  * A window over a compressed stream read forward only: the bytes from some offset on are kept in memory so that a
- * block can be examined (and, when it is not one, the next offset tried) without seeking back, which would make
- * S3A switch to random reads. Large reads fill it, so that the stream underneath sees few calls.
+ * block or frame can be examined (and, when it is not one, the next offset tried) without seeking back, which would
+ * make S3A switch to random reads. Large reads fill it, so that the stream underneath sees few calls.
  */
 final class BlockInput {
 
-  /** Room for a whole block wherever the window starts, plus as much again read ahead. */
-  static final int CAPACITY = 2 * BgzfFormat.MAX_BLOCK_SIZE;
-
   private final InputStream in;
-  private final byte[] buf = new byte[CAPACITY];
+  private final int maxRequest;
+  private byte[] buf;
   private long base;
   private int count;
   private boolean eof;
 
-  /** {@code in} is positioned at {@code offset}. */
+  /** {@code in} is positioned at {@code offset}; requests are of at most a BGZF block. */
   BlockInput(InputStream in, long offset) {
+    this(in, offset, BgzfFormat.MAX_BLOCK_SIZE);
+  }
+
+  /**
+   * {@code in} is positioned at {@code offset}; requests are of at most {@code maxRequest} bytes. The window starts
+   * with room for two BGZF blocks and grows (to twice the largest request at most) only when a request needs it.
+   */
+  BlockInput(InputStream in, long offset, int maxRequest) {
     this.in = in;
     this.base = offset;
+    this.maxRequest = maxRequest;
+    this.buf = new byte[2 * Math.min(maxRequest, BgzfFormat.MAX_BLOCK_SIZE)];
   }
 
   /**
    * Makes the bytes {@code [offset, offset + n)} available in {@link #buffer()}, as far as the stream has them;
    * returns how many are (less than {@code n} only at the end of the stream). {@code offset} is at least the offset
-   * of the last call and at most what was buffered; {@code n} is at most a block's size.
+   * of the last call (bytes before it are dropped, bytes up to it that were not buffered are read and dropped);
+   * {@code n} is at most the request size given at construction.
    */
   int ensure(long offset, int n) throws IOException {
-    if (offset < base || offset > base + count || n > BgzfFormat.MAX_BLOCK_SIZE) {
+    if (offset < base || n > maxRequest) {
       throw new IllegalStateException("window [" + base + ", " + (base + count) + ") asked for " + n + " bytes at "
           + offset);
+    }
+    if (offset > base + count) {
+      skipTo(offset);
     }
     if (offset + n > base + buf.length) {
       int from = (int) (offset - base);
       System.arraycopy(buf, from, buf, 0, count - from);
       count -= from;
       base = offset;
+      if (n > buf.length) {
+        byte[] larger = new byte[(int) Math.min(2L * maxRequest, Math.max(2L * buf.length, n))];
+        System.arraycopy(buf, 0, larger, 0, count);
+        buf = larger;
+      }
     }
     long wanted = offset + n - base;
     while (count < wanted && !eof) {
@@ -50,7 +67,25 @@ final class BlockInput {
         count += r;
       }
     }
-    return (int) Math.min(n, base + count - offset);
+    return (int) Math.max(0, Math.min(n, base + count - offset));
+  }
+
+  /** Drops the window and reads forward to {@code offset} (or the end of the stream). */
+  private void skipTo(long offset) throws IOException {
+    base += count;
+    count = 0;
+    while (base < offset && !eof) {
+      int r = in.read(buf, 0, (int) Math.min(buf.length, offset - base));
+      if (r < 0) {
+        eof = true;
+      } else {
+        base += r;
+      }
+    }
+    if (base < offset) {
+      // the stream ended before: nothing at offset
+      base = offset;
+    }
   }
 
   /** How many bytes from {@code offset} on the window holds (read from the stream, not yet examined). */

@@ -9,14 +9,25 @@ public final class CodecOptions {
 
   /** The defaults, for a codec Hadoop has not configured (yet). */
   public static final CodecOptions DEFAULTS =
-      new CodecOptions(CodecConstants.BGZF_CLAIM_GZ_DEFAULT, CodecConstants.BGZF_LEVEL_DEFAULT);
+      new CodecOptions(CodecConstants.BGZF_CLAIM_GZ_DEFAULT, CodecConstants.BGZF_LEVEL_DEFAULT,
+          CodecConstants.ZSTD_CLAIM_ZST_DEFAULT, CodecConstants.ZSTD_LEVEL_DEFAULT,
+          CodecConstants.ZSTD_FRAME_SIZE_DEFAULT);
+
+  /** The smallest frame size accepted. */
+  static final int MIN_ZSTD_FRAME_SIZE = 65536;
 
   private final boolean claimGz;
   private final int level;
+  private final boolean claimZst;
+  private final int zstdLevel;
+  private final int zstdFrameSize;
 
-  private CodecOptions(boolean claimGz, int level) {
+  private CodecOptions(boolean claimGz, int level, boolean claimZst, int zstdLevel, int zstdFrameSize) {
     this.claimGz = claimGz;
     this.level = level;
+    this.claimZst = claimZst;
+    this.zstdLevel = zstdLevel;
+    this.zstdFrameSize = zstdFrameSize;
   }
 
   public static CodecOptions from(Configuration conf) {
@@ -25,7 +36,11 @@ public final class CodecOptions {
     }
     return new CodecOptions(
         bool(conf, CodecConstants.BGZF_CLAIM_GZ, CodecConstants.BGZF_CLAIM_GZ_DEFAULT),
-        integer(conf, CodecConstants.BGZF_LEVEL, CodecConstants.BGZF_LEVEL_DEFAULT, 0, 9));
+        integer(conf, CodecConstants.BGZF_LEVEL, CodecConstants.BGZF_LEVEL_DEFAULT, 0, 9),
+        bool(conf, CodecConstants.ZSTD_CLAIM_ZST, CodecConstants.ZSTD_CLAIM_ZST_DEFAULT),
+        integer(conf, CodecConstants.ZSTD_LEVEL, CodecConstants.ZSTD_LEVEL_DEFAULT, 1, 22),
+        integer(conf, CodecConstants.ZSTD_FRAME_SIZE, CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, MIN_ZSTD_FRAME_SIZE,
+            CodecConstants.ZSTD_MAX_FRAME_CONTENT));
   }
 
   /** Whether the BGZF codec takes the {@code .gz} extension. */
@@ -36,6 +51,21 @@ public final class CodecOptions {
   /** The deflate level of written blocks. */
   public int level() {
     return level;
+  }
+
+  /** Whether the seekable zstd codec takes the {@code .zst} extension. */
+  public boolean claimZst() {
+    return claimZst;
+  }
+
+  /** The zstd level of written frames. */
+  public int zstdLevel() {
+    return zstdLevel;
+  }
+
+  /** The uncompressed bytes per written zstd frame. */
+  public int zstdFrameSize() {
+    return zstdFrameSize;
   }
 
   private static boolean bool(Configuration conf, String key, boolean def) {

@@ -63,7 +63,7 @@ public final class SplitStreams {
         if (size > 0) {
           LOG.debug("split [{}, {}) starts at the block at {}", start, end, p);
           handedOver = true;
-          return new BgzfSplitInputStream(in, decoder, p, size, end);
+          return new UnitSplitInputStream(in, decoder, p, size, end);
         }
         if (size == 0) {
           break;
@@ -75,7 +75,7 @@ public final class SplitStreams {
       }
     }
     LOG.debug("split [{}, {}) holds no block start: it reads nothing", start, end);
-    return new BgzfSplitInputStream(in, start, end);
+    return new UnitSplitInputStream(in, start, end);
   }
 
   private static SplitCompressionInputStream openFirst(InputStream in, Decompressor decompressor, long end,
@@ -95,7 +95,7 @@ public final class SplitStreams {
       try {
         int size = decoder.decode(0, true);
         handedOver = true;
-        return new BgzfSplitInputStream(in, decoder, 0, size, end);
+        return new UnitSplitInputStream(in, decoder, 0, size, end);
       } finally {
         if (!handedOver) {
           decoder.close();
@@ -136,7 +136,7 @@ public final class SplitStreams {
     return head;
   }
 
-  private static byte[] readUpTo(InputStream in, int n) throws IOException {
+  static byte[] readUpTo(InputStream in, int n) throws IOException {
     byte[] b = new byte[n];
     int got = 0;
     while (got < n) {

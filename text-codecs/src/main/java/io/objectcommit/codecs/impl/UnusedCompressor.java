@@ -4,8 +4,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.compress.Compressor;
 
 /**
- * What the BGZF codec hands Hadoop's compressor pool: its output stream compresses by itself, so a pooled compressor
- * is never used (as Hadoop's bzip2 codec does with its pure-Java stream).
+ * What the BGZF and seekable zstd codecs hand Hadoop's compressor pool: their output streams compress by
+ * themselves, so a pooled compressor is never used (as Hadoop's bzip2 codec does with its pure-Java stream).
  */
 public final class UnusedCompressor implements Compressor {
 
@@ -65,6 +65,6 @@ public final class UnusedCompressor implements Compressor {
   }
 
   private static UnsupportedOperationException unused() {
-    return new UnsupportedOperationException("the BGZF output stream compresses by itself");
+    return new UnsupportedOperationException("the output streams of the BGZF and seekable zstd codecs compress by themselves");
   }
 }

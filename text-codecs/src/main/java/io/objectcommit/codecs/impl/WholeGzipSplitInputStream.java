@@ -6,8 +6,9 @@ import org.apache.hadoop.fs.Seekable;
 import org.apache.hadoop.io.compress.SplitCompressionInputStream;
 
 /**
- * A gzip file that is not BGZF, split by Spark all the same (the codec claims its extension): the split that starts
- * at 0 reads the whole file through Hadoop's gzip stream, every other split reads nothing. {@link #getPos()} stays
+ * A file that is not read split, split by Spark all the same (the codec claims its extension): the split that starts
+ * at 0 reads the whole file (a gzip file that is not BGZF through Hadoop's gzip stream, a zstd file not in frames of
+ * a known size through zstd-jni's stream), every other split reads nothing. {@link #getPos()} stays
  * within the first split until the file is read, so that Hadoop's line reader reads every line there.
  */
 public final class WholeGzipSplitInputStream extends SplitCompressionInputStream {
@@ -15,7 +16,7 @@ public final class WholeGzipSplitInputStream extends SplitCompressionInputStream
   private final InputStream gzip;
   private final Seekable file;
 
-  /** {@code gzip} is the whole file's content (null: nothing, for splits that do not start at 0). */
+  /** {@code gzip} is the whole file's content, decompressed (null: nothing, for splits that do not start at 0). */
   WholeGzipSplitInputStream(InputStream in, InputStream gzip, long start, long end) throws IOException {
     super(in, start, end);
     this.gzip = gzip;

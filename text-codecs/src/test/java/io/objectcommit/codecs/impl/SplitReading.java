@@ -1,5 +1,6 @@
 package io.objectcommit.codecs.impl;
 
+import com.github.luben.zstd.ZstdInputStream;
 import io.objectcommit.codecs.CodecConstants;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,20 +23,26 @@ import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 
 /**
- * Test helpers: files, the lines a file holds computed independently of Hadoop (java.util.zip and a line splitter
- * of our own), and the lines Hadoop's LineRecordReader (both APIs, as Spark's text sources and sc.textFile use them)
- * reads from each split of a file.
+ * Test helpers: files, the lines a file holds computed independently of Hadoop (java.util.zip or zstd-jni's stream
+ * and a line splitter of our own), and the lines Hadoop's LineRecordReader (both APIs, as Spark's text sources and
+ * sc.textFile use them) reads from each split of a file.
  */
 final class SplitReading {
 
   private SplitReading() {
   }
 
-  /** A configuration that registers the BGZF codec (taking {@code .gz} when asked). */
+  /** A configuration that registers the BGZF and seekable zstd codecs (BGZF taking {@code .gz} when asked). */
   static Configuration conf(boolean claimGz) {
+    return conf(claimGz, false);
+  }
+
+  /** A configuration that registers both codecs, each taking its plain format's extension when asked. */
+  static Configuration conf(boolean claimGz, boolean claimZst) {
     Configuration conf = new Configuration(false);
-    conf.set(CodecConstants.HADOOP_CODECS, CodecConstants.BGZF_CODEC_CLASS);
+    conf.set(CodecConstants.HADOOP_CODECS, CodecConstants.BGZF_CODEC_CLASS + "," + CodecConstants.ZSTD_CODEC_CLASS);
     conf.setBoolean(CodecConstants.BGZF_CLAIM_GZ, claimGz);
+    conf.setBoolean(CodecConstants.ZSTD_CLAIM_ZST, claimZst);
     conf.set("fs.file.impl.disable.cache", "true");
     // no checksum files: thousands of tiny splits open the file thousands of times
     conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
@@ -113,6 +120,66 @@ final class SplitReading {
     }
   }
 
+  /** The file's content as zstd-jni's ZstdInputStream reads it (every frame, skippable frames skipped). */
+  static byte[] unzstd(java.nio.file.Path file) throws IOException {
+    if (Files.size(file) == 0) {
+      return new byte[0];
+    }
+    try (InputStream in = new ZstdInputStream(Files.newInputStream(file))) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Writes {@code content} as seekable zstd with frames of {@code frameData} bytes, in uneven pieces. */
+  static java.nio.file.Path writeZstd(java.nio.file.Path file, byte[] content, int frameData) throws IOException {
+    try (OutputStream out = new SeekableZstdOutputStream(Files.newOutputStream(file), 3, frameData)) {
+      writeInPieces(out, content);
+    }
+    return file;
+  }
+
+  /**
+   * A seekable zstd file's seek table as the format describes it, read from the end of the file: per frame
+   * {compressed size, content size, checksum}; fails when the footer or the skippable frame around it is wrong.
+   */
+  static List<long[]> seekTable(byte[] file) {
+    int n = file.length;
+    if (le32(file, n - 4) != 0x8F92EAB1L) {
+      throw new AssertionError("no seekable magic at the end");
+    }
+    int descriptor = file[n - 5] & 0xff;
+    if (descriptor != 0x80) {
+      throw new AssertionError("descriptor " + descriptor + " (expected checksums, reserved bits 0)");
+    }
+    int frames = (int) le32(file, n - 9);
+    int content = frames * 12 + 9;
+    int start = n - content - 8;
+    if (le32(file, start) != 0x184D2A5EL || le32(file, start + 4) != content) {
+      throw new AssertionError("no seek table skippable frame at " + start);
+    }
+    List<long[]> entries = new ArrayList<>();
+    for (int f = 0; f < frames; f++) {
+      int p = start + 8 + 12 * f;
+      entries.add(new long[] {le32(file, p), le32(file, p + 4), le32(file, p + 8)});
+    }
+    return entries;
+  }
+
+  /** The offsets of a seekable zstd file's frames, from its seek table. */
+  static List<Long> frameOffsets(byte[] file) {
+    List<Long> offsets = new ArrayList<>();
+    long p = 0;
+    for (long[] e : seekTable(file)) {
+      offsets.add(p);
+      p += e[0];
+    }
+    return offsets;
+  }
+
+  static long le32(byte[] b, int i) {
+    return (b[i] & 0xffL) | (b[i + 1] & 0xffL) << 8 | (b[i + 2] & 0xffL) << 16 | (b[i + 3] & 0xffL) << 24;
+  }
+
   /** Lines as Hadoop's default delimiter makes them (LF, CR or CR LF; a last line without one counts). */
   static List<String> lines(byte[] content) {
     List<String> lines = new ArrayList<>();
@@ -156,16 +223,20 @@ final class SplitReading {
   /** Writes {@code content} as BGZF with blocks of {@code blockData} bytes. */
   static java.nio.file.Path writeBgzf(java.nio.file.Path file, byte[] content, int blockData) throws IOException {
     try (OutputStream out = new BgzfOutputStream(Files.newOutputStream(file), 6, blockData)) {
-      // in uneven pieces, as writers do
-      Random random = new Random(content.length);
-      int off = 0;
-      while (off < content.length) {
-        int n = Math.min(content.length - off, 1 + random.nextInt(3000));
-        out.write(content, off, n);
-        off += n;
-      }
+      writeInPieces(out, content);
     }
     return file;
+  }
+
+  /** Writes {@code content} in uneven pieces, as writers do. */
+  private static void writeInPieces(OutputStream out, byte[] content) throws IOException {
+    Random random = new Random(content.length);
+    int off = 0;
+    while (off < content.length) {
+      int n = Math.min(content.length - off, 1 + random.nextInt(3000));
+      out.write(content, off, n);
+      off += n;
+    }
   }
 
   /** The offsets of the file's blocks, found by following the BC sizes. */

@@ -5,7 +5,8 @@ import java.io.InputStream;
 import org.apache.hadoop.io.compress.SplitCompressionInputStream;
 
 /**
- * The content of a BGZF file from one block on, as Hadoop's {@code LineRecordReader} reads a split of it.
+ * The content of a file of self-contained units (BGZF blocks, zstd frames: "blocks" below) from one block on, as
+ * Hadoop's {@code LineRecordReader} reads a split of it.
  *
  * <p>The contract with {@code LineRecordReader} and {@code CompressedSplitLineReader}: the reader keeps reading
  * records while {@link #getPos()} is at most the split's end, and reads one more when the stream ends a read in the
@@ -20,9 +21,9 @@ import org.apache.hadoop.io.compress.SplitCompressionInputStream;
  *       byte in a new read and keep a "one more record" flag that is only right at a block boundary.
  * </ul>
  */
-public final class BgzfSplitInputStream extends SplitCompressionInputStream {
+public final class UnitSplitInputStream extends SplitCompressionInputStream {
 
-  private final BlockDecoder decoder;
+  private final UnitDecoder decoder;
   private long blockOffset;
   private long nextOffset;
   private int dataPos;
@@ -35,7 +36,7 @@ public final class BgzfSplitInputStream extends SplitCompressionInputStream {
    * A stream whose first block, at {@code firstBlock}, is already decoded in {@code decoder} and is {@code size}
    * bytes long; {@code end} is the split's end.
    */
-  BgzfSplitInputStream(InputStream in, BlockDecoder decoder, long firstBlock, int size, long end)
+  UnitSplitInputStream(InputStream in, UnitDecoder decoder, long firstBlock, int size, long end)
       throws IOException {
     super(in, firstBlock, end);
     this.decoder = decoder;
@@ -47,7 +48,7 @@ public final class BgzfSplitInputStream extends SplitCompressionInputStream {
   }
 
   /** A stream with nothing to read: the split has no block of its own (start is the split's start). */
-  BgzfSplitInputStream(InputStream in, long start, long end) throws IOException {
+  UnitSplitInputStream(InputStream in, long start, long end) throws IOException {
     super(in, start, end);
     this.decoder = null;
     this.ended = true;
@@ -109,7 +110,7 @@ public final class BgzfSplitInputStream extends SplitCompressionInputStream {
 
   @Override
   public void resetState() {
-    throw new UnsupportedOperationException("a BGZF split stream cannot be reset");
+    throw new UnsupportedOperationException("a split stream of blocks or frames cannot be reset");
   }
 
   @Override

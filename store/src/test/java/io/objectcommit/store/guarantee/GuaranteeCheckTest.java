@@ -10,6 +10,7 @@ import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.impl.RequestFailure;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.hadoop.fs.PathIOException;
 import org.junit.jupiter.api.Test;
 
 /** The check against an honest in-memory store, and against stores broken the ways real ones were seen broken. */
@@ -168,6 +170,18 @@ class GuaranteeCheckTest {
     r = GuaranteeCheck.reporting(ignoresConditions, PREFIX).run(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE));
     assertEquals("a DeleteObject with a stale If-Match deleted the object",
         r.failures().get(StoreGuarantee.IF_MATCH_DELETE), r.toString());
+
+    ObjectStore answers405 = new BrokenStore(InMemoryObjectStore.create("b")) {
+      @Override
+      public void delete(String key, String ifMatchEtag) throws IOException {
+        PathIOException e = new PathIOException(pathOf(key), "405 MethodNotAllowed");
+        e.initCause(RequestFailure.answer(405, "MethodNotAllowed", "no preconditions here", null, null));
+        throw e;
+      }
+    };
+    r = GuaranteeCheck.reporting(answers405, PREFIX).run(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE));
+    assertEquals("the store rejects If-Match on DeleteObject (405)", r.failures().get(StoreGuarantee.IF_MATCH_DELETE),
+        "an answer of the store, not a failure of the check: " + r);
   }
 
   @Test

@@ -145,12 +145,20 @@ public final class CheckpointMaintenance implements AutoCloseable {
    */
   public List<String> gc(Duration minAge, boolean dryRun, PrintStream out) throws IOException {
     List<String> removed;
+    List<String> kept = List.of();
     if (backend instanceof ManifestBackend) {
-      removed = new ManifestInspector((ManifestBackend) backend).collectGarbage(minAge.toMillis(), dryRun, out);
+      ManifestInspector.Collected c = new ManifestInspector((ManifestBackend) backend).collectGarbage(
+          minAge.toMillis(), dryRun, out);
+      removed = c.deleted;
+      kept = c.kept;
     } else {
       removed = ((LocalPathBackend) backend).removeStaleTemporaryFiles(minAge.toMillis(), dryRun, out);
     }
     out.printf("%s %d objects%n", dryRun ? "would delete" : "deleted", removed.size());
+    if (!kept.isEmpty()) {
+      out.printf("kept %d objects written again since gc listed them (deleted only while still the one listed)%n",
+          kept.size());
+    }
     if (backend instanceof ManifestBackend) {
       reportVersions((ManifestBackend) backend, out);
     }

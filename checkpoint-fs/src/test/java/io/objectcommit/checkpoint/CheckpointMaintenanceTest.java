@@ -1,5 +1,6 @@
 package io.objectcommit.checkpoint;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,9 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
+import io.objectcommit.store.testing.RequestHook;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -69,5 +72,62 @@ class CheckpointMaintenanceTest {
     assertTrue(refused.contains("deleted 1 objects\ncannot count noncurrent versions and delete markers"
         + " (ListObjectVersions needs s3:ListBucketVersions): "), refused);
     assertFalse(bucket.exists("q/offsets/1~00112233445566ff"), "collected all the same");
+  }
+
+  /** A root with one file, and two unreferenced data objects, old enough for gc. */
+  private static InMemoryObjectStore rootWithGarbage(String name, Configuration conf) throws IOException {
+    InMemoryObjectStore bucket = InMemoryObjectStore.register(name);
+    try (FileSystem fs = FileSystem.newInstance(URI.create("ckpt://" + name + "/"), conf);
+        FSDataOutputStream out = fs.create(new Path("ckpt://" + name + "/q/offsets/0"), false)) {
+      out.write('0');
+    }
+    bucket.put(GARBAGE_1, Payload.of(new byte[1]), WriteCondition.none());
+    bucket.put(GARBAGE_2, Payload.of(new byte[2]), WriteCondition.none());
+    long later = System.currentTimeMillis() + 60_000;
+    bucket.setClock(() -> later);
+    return bucket;
+  }
+
+  private static final String GARBAGE_1 = "q/offsets/1~00112233445566ff";
+  private static final String GARBAGE_2 = "q/offsets/2~00112233445566ff";
+
+  @Test
+  void gcKeepsAnObjectWrittenAgainBetweenItsDecisionAndTheDelete() throws Exception {
+    String name = "ckpt-unit-gc-newer";
+    Configuration conf = conf();
+    InMemoryObjectStore bucket = rootWithGarbage(name, conf);
+    byte[] newer = "written again".getBytes(StandardCharsets.UTF_8);
+    // another writer puts a new object at the key after gc listed it and decided to delete it
+    bucket.addHook(RequestHook.before(S3Operation.DELETE, GARBAGE_1,
+        () -> bucket.put(GARBAGE_1, Payload.of(newer), WriteCondition.none())));
+    bucket.resetCounts();
+    String out = gc("ckpt://" + name + "/", conf);
+    assertTrue(out.contains("kept s3://" + name + "/" + GARBAGE_1 + ": written again since it was listed\n"
+        + "deleted 1 objects\nkept 1 objects written again since gc listed them"), out);
+    assertArrayEquals(newer, bucket.bytes(GARBAGE_1), "the newer object stays");
+    assertFalse(bucket.exists(GARBAGE_2), "the other one, still the one listed, is deleted");
+    InMemoryRequestCounts c = bucket.counts();
+    assertEquals(2, c.of(S3Operation.DELETE), c.toString());
+    assertEquals(1, c.of(S3Operation.DELETE, 412), "the refused delete: " + c);
+    assertEquals(2, c.conditional(S3Operation.DELETE), "both with If-Match: " + c);
+    assertEquals(1, c.of(S3Operation.PUT), "only the other writer's PUT (the in-memory store needs no check): " + c);
+    assertEquals(0, c.of(S3Operation.BULK_DELETE), c.toString());
+  }
+
+  @Test
+  void gcOnAStoreWithoutConditionalDeletesDeletesAsBeforeInOneBulkDelete() throws Exception {
+    String name = "ckpt-unit-gc-unconditional";
+    Configuration conf = conf();
+    InMemoryObjectStore bucket = rootWithGarbage(name, conf);
+    bucket.setConditionalDeletes(false);
+    bucket.addHook(RequestHook.before(S3Operation.BULK_DELETE, GARBAGE_1,
+        () -> bucket.put(GARBAGE_1, Payload.of(new byte[3]), WriteCondition.none())));
+    bucket.resetCounts();
+    String out = gc("ckpt://" + name + "/", conf);
+    assertTrue(out.contains("deleted 2 objects\n0 noncurrent"), out);
+    assertFalse(bucket.exists(GARBAGE_1), "documented: without conditional deletes a newer object there is deleted");
+    InMemoryRequestCounts c = bucket.counts();
+    assertEquals(1, c.of(S3Operation.BULK_DELETE), c.toString());
+    assertEquals(0, c.of(S3Operation.DELETE), c.toString());
   }
 }

@@ -87,6 +87,16 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public void delete(String key, String ifMatchEtag) throws IOException {
+    delegate.delete(key, ifMatchEtag);
+  }
+
+  @Override
+  public boolean conditionalDeletes(String component, ProbeSite site) throws IOException {
+    return delegate.conditionalDeletes(component, site);
+  }
+
+  @Override
   public int deleteBatch(Collection<String> keys) throws IOException {
     return delegate.deleteBatch(keys);
   }

@@ -18,6 +18,15 @@ public class ObjectChangedException extends PathIOException {
     this.expectedEtag = expectedEtag;
   }
 
+  /**
+   * @param outcome what the refusal left, for the message (for a conditional delete: nothing was deleted)
+   */
+  public ObjectChangedException(String path, String operation, String expectedEtag, String outcome) {
+    super(path, operation + ": the object changed since it was read (expected ETag " + expectedEtag + "); "
+        + outcome);
+    this.expectedEtag = expectedEtag;
+  }
+
   public String expectedEtag() {
     return expectedEtag;
   }

@@ -145,6 +145,35 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
   void delete(String key) throws IOException;
 
   /**
+   * Deletes one object only while it still has ETag {@code ifMatchEtag} (DeleteObject with {@code If-Match}): what
+   * is deleted is the object the caller decided to delete, never a newer one written at the key since. A null
+   * {@code ifMatchEtag} deletes unconditionally ({@link #delete(String)}). Deleting a missing object succeeds.
+   *
+   * <p>Not every store honours the condition (Amazon S3 does since 2025; docs/stores.md lists what was tested):
+   * ask {@link #conditionalDeletes} first and use {@link #delete(String)} where it answers false. A store that
+   * rejects the header (LocalStack answers 501) fails with an {@link IOException} and keeps the object.
+   *
+   * @throws ObjectChangedException if the object's ETag is no longer {@code ifMatchEtag}: nothing was deleted
+   */
+  void delete(String key, String ifMatchEtag) throws IOException;
+
+  /**
+   * Whether {@link #delete(String, String)} is honoured here ({@link StoreGuarantee#IF_MATCH_DELETE}): on the store
+   * {@link ObjectStores#open} returns, checked at most once per bucket and endpoint as
+   * {@code fs.objectcommit.conditional-writes} says (writing where {@code site} says), trusted on Amazon S3 with
+   * {@code detect} and {@code assume}, false with {@code emulate} and on a store that fails the check. Unlike
+   * {@link #requireGuarantees} it never refuses: a component that gets false deletes unconditionally, as before
+   * conditional deletes existed. The default, for stores that answer for themselves (the S3 store without the
+   * policy around it sends the condition as given), is true.
+   *
+   * @param component who asks, for the log
+   * @param site where the check may write
+   */
+  default boolean conditionalDeletes(String component, ProbeSite site) throws IOException {
+    return true;
+  }
+
+  /**
    * Deletes many objects, 1,000 keys per request. Missing keys count as deleted.
    *
    * <p>Partial failure: batches are sent in order; if some keys of a batch are refused, the others of that batch

@@ -14,7 +14,6 @@ import io.objectcommit.store.guarantee.StoreGuarantee;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
 import java.net.URI;
-import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -106,7 +105,7 @@ class StoreContextTest {
     assertFalse(StoreConfig.from(conf, "other-bucket").amazonS3().isAmazonS3(), "http://127.0.0.1:1");
     assertEquals(GuaranteeSettings.Mode.CHECK, StoreConfig.from(conf, "checked-bucket").guarantees().mode());
     try (ObjectStore store = new StoreContext().open("aws-bucket", conf)) {
-      store.requireGuarantees(EnumSet.allOf(StoreGuarantee.class), "a component", ProbeSite.under("team-a/"));
+      store.requireGuarantees(StoreGuarantee.ofWrites(), "a component", ProbeSite.under("team-a/"));
       assertEquals(StoreCapabilities.ConditionalWrites.DOCUMENTED, store.capabilities().conditionalWrites());
       assertEquals(0, store.statistics().snapshot().totalRequests(), "trusted from the configuration alone");
     }
@@ -120,7 +119,7 @@ class StoreContextTest {
     StoreCheck check = ObjectStores.checkGuarantees(URI.create("s3a://ctx-check-bucket/team-a/t"), conf,
         AuditContext.of(AuditContext.CLI), "objectcommit store check s3a://ctx-check-bucket/team-a/t", true);
     assertTrue(check.allHold(), check.toString());
-    assertEquals(EnumSet.allOf(StoreGuarantee.class), check.report().held(), "assume does not skip it");
+    assertEquals(StoreGuarantee.ofWrites(), check.report().held(), "assume does not skip it");
     assertEquals("team-a/t/", check.probePrefix());
     assertTrue(check.report().where().startsWith("s3://ctx-check-bucket/team-a/t/check-"), check.toString());
     assertTrue(check.amazonS3().isEmpty(), "a factory's store: not known");

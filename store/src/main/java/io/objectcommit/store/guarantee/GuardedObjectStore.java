@@ -3,6 +3,7 @@ package io.objectcommit.store.guarantee;
 import io.objectcommit.store.ConditionalWritesUnsupportedException;
 import io.objectcommit.store.ForwardingObjectStore;
 import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
@@ -121,6 +122,71 @@ public final class GuardedObjectStore extends ForwardingObjectStore {
             + pathOf(upload.key()), probePrefixAt(siteOfWrite(upload.key())));
         requireCompletion(condition, upload.key());
         return delegate().completeMultipartUpload(upload, parts, condition);
+    }
+  }
+
+  /**
+   * A conditional delete is sent only where the store honours it ({@link StoreGuarantee#IF_MATCH_DELETE}: checked
+   * here if no component asked {@link #conditionalDeletes} first, and refused with a
+   * {@link StoreGuaranteeException} where it fails); with {@code emulate} a HEAD decides it and the delete is sent
+   * without the condition.
+   */
+  @Override
+  public void delete(String key, String ifMatchEtag) throws IOException {
+    checkOpen();
+    if (ifMatchEtag == null) {
+      delegate().delete(key);
+      return;
+    }
+    switch (settings.mode()) {
+      case ASSUME:
+        delegate().delete(key, ifMatchEtag);
+        return;
+      case EMULATE: {
+        Optional<ObjectInfo> current = delegate().head(key);
+        if (current.isEmpty()) {
+          return;
+        }
+        if (!ifMatchEtag.equals(current.get().etag())) {
+          throw new ObjectChangedException(pathOf(key), "delete (If-Match, emulated)", ifMatchEtag,
+              "nothing was deleted");
+        }
+        delegate().delete(key);
+        return;
+      }
+      default:
+        require(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE), "a conditional delete", "delete " + pathOf(key),
+            probePrefixAt(siteOfWrite(key)));
+        delegate().delete(key, ifMatchEtag);
+    }
+  }
+
+  /**
+   * {@code check}, and {@code detect} on a store other than Amazon S3: the guarantee's verdict (checked once per
+   * bucket and endpoint, writing under the site); {@code detect} on Amazon S3, which documents conditional deletes
+   * since 2025, and {@code assume} there: true; {@code assume} elsewhere and {@code emulate}: false (the store was
+   * not checked for it, and an unconditional delete is what the components did before).
+   */
+  @Override
+  public boolean conditionalDeletes(String component, ProbeSite site) throws IOException {
+    checkOpen();
+    switch (settings.mode()) {
+      case ASSUME:
+        return endpoint.isAmazonS3();
+      case EMULATE:
+        return false;
+      default:
+        if (trusted()) {
+          verdicts.trustAmazonS3(where, endpoint);
+          return true;
+        }
+        String probePrefix = probePrefixAt(site);
+        try {
+          return verdicts.holds(where, component, StoreGuarantee.IF_MATCH_DELETE, probePrefix, checkStore);
+        } catch (IOException e) {
+          throw ProbeFailure.describe(e, site.operation() != null ? site.operation() : component, component,
+              bucket(), where, probePrefix, ConfigReader.enumValue(settings.mode()));
+        }
     }
   }
 

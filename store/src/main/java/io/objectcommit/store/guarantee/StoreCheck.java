@@ -3,7 +3,6 @@ package io.objectcommit.store.guarantee;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.StoreConstants;
 import java.io.IOException;
-import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -49,7 +48,7 @@ public final class StoreCheck {
     String prefix = ProbeSite.under(probePrefix).prefix();
     try {
       GuaranteeReport r = GuaranteeCheck.measuring(store, prefix, stopAtFirstFailure)
-          .run(EnumSet.allOf(StoreGuarantee.class));
+          .run(StoreGuarantee.ofWrites());
       return new StoreCheck(Objects.requireNonNull(where, "where"), endpoint, prefix, r);
     } catch (IOException e) {
       throw ProbeFailure.describe(e, operation, operation, store.bucket(), where, prefix, null);

@@ -1,6 +1,8 @@
 package io.objectcommit.store.guarantee;
 
 import io.objectcommit.store.ObjectStore;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * One guarantee of the object store that objectcommit's components rely on, verified by the conditional-write
@@ -22,7 +24,23 @@ public enum StoreGuarantee {
   /** Racing {@code If-Match} writes from one ETag: exactly one succeeds. */
   ATOMIC_COMPARE_AND_SWAP("racing If-Match writes from one ETag give exactly one winner"),
   /** AbortMultipartUpload of an upload to an existing key leaves that object as it was. */
-  ABORT_KEEPS_EXISTING("aborting a multipart upload to an existing key leaves that object in place");
+  ABORT_KEEPS_EXISTING("aborting a multipart upload to an existing key leaves that object in place"),
+  /**
+   * {@code If-Match: <etag>} on DeleteObject: refused (412) for a stale ETag, the object kept; the current ETag
+   * deletes. Asked about, never required ({@link ObjectStore#conditionalDeletes}): a store without it is used with
+   * unconditional deletes, as before conditional deletes existed.
+   */
+  IF_MATCH_DELETE("If-Match on DeleteObject is refused for a stale ETag (the object kept) and deletes for the"
+      + " current one");
+
+  /**
+   * The guarantees of conditional writes, which components require ({@link ObjectStore#requireGuarantees}) and the
+   * store check ({@code objectcommit store check}) checks: every one but {@link #IF_MATCH_DELETE}, which a
+   * component only asks about.
+   */
+  public static Set<StoreGuarantee> ofWrites() {
+    return EnumSet.complementOf(EnumSet.of(IF_MATCH_DELETE));
+  }
 
   private final String description;
 

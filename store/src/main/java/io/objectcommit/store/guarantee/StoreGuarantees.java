@@ -97,6 +97,31 @@ public final class StoreGuarantees {
   }
 
   /**
+   * Whether the store at {@code where} gives {@code g}, which a component only asks about (it works either way,
+   * {@link StoreGuarantee#IF_MATCH_DELETE}): checked once per bucket and endpoint like the rest, but a failure is
+   * an answer, logged at INFO, not a refusal.
+   */
+  boolean holds(String where, String who, StoreGuarantee g, String probePrefix, CheckStore checkStore)
+      throws IOException {
+    Known k = known.computeIfAbsent(where, w -> new Known());
+    synchronized (k) {
+      if (!k.checked.contains(g)) {
+        try (ObjectStore store = checkStore.open()) {
+          GuaranteeReport r = GuaranteeCheck.refusing(store, probePrefix).run(EnumSet.of(g));
+          k.checked.addAll(r.checked());
+          k.failed.putAll(r.failures());
+          k.requests += r.requests();
+          k.millis += r.millis();
+          LOG.info("Store guarantee {} of {} checked for {} in {} ms, {} requests: {}", g, where, who, r.millis(),
+              r.requests(), r.failures().containsKey(g) ? "does not hold (" + r.failures().get(g) + "); " + who
+                  + " falls back to what it did without it" : "holds");
+        }
+      }
+      return !k.failed.containsKey(g);
+    }
+  }
+
+  /**
    * What this context knows of the store at {@code where}, as a verdict of {@code application} to hand on
    * ({@link VerdictHandoff}); empty when nothing was checked there yet.
    */

@@ -66,6 +66,13 @@ public interface S3Calls {
   void delete(String key) throws RequestFailure;
 
   /**
+   * DeleteObject with {@code If-Match: "<etag>"}: deletes only while the object has that ETag (412 otherwise; a
+   * missing object is a 404 on Amazon S3, a 204 on some stores). Neither SDK version we build with has a setter for
+   * it (SDK v1 1.12.262, SDK v2 2.24.6): the header is added to the request as it is.
+   */
+  void deleteIfMatch(String key, String etag) throws RequestFailure;
+
+  /**
    * DeleteObjects of at most 1000 keys, quiet. Keys the store refused are a {@link RequestFailure} carrying them
    * ({@link RequestFailure#refusedKeys()}).
    */

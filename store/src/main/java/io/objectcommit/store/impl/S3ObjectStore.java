@@ -190,6 +190,16 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
+  public void delete(String key, String ifMatchEtag) throws IOException {
+    checkOpen();
+    if (ifMatchEtag == null) {
+      requests.delete(key);
+    } else {
+      requests.deleteIfMatch(key, ifMatchEtag);
+    }
+  }
+
+  @Override
   public int deleteBatch(Collection<String> keys) throws IOException {
     checkOpen();
     List<String> all = new ArrayList<>(keys);

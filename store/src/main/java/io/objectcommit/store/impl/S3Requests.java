@@ -6,6 +6,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_HEAD_BUCKE
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT;
 import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT_CONDITIONAL;
 
+import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
@@ -112,6 +113,29 @@ final class S3Requests {
     send(OP_DELETE, pathOf(key), (s3, attempt) -> {
       s3.delete(key);
       return Boolean.TRUE;
+    });
+  }
+
+  /**
+   * DELETE of one object while it has ETag {@code etag}: a 412 is {@link ObjectChangedException} (nothing deleted),
+   * a 404 of the key counts as deleted (the object is gone, which is what the caller wanted; also what a retry after
+   * an earlier attempt that deleted it meets).
+   */
+  void deleteIfMatch(String key, String etag) throws IOException {
+    send(OP_DELETE, pathOf(key), (s3, attempt) -> {
+      s3.deleteIfMatch(key, etag);
+      return Boolean.TRUE;
+    }, (e, attempt) -> {
+      if (e.isStatus(412)) {
+        ObjectChangedException changed = new ObjectChangedException(pathOf(key), "delete (If-Match)", etag,
+            "nothing was deleted");
+        changed.initCause(e);
+        throw changed;
+      }
+      if (e.isStatus(404) && !"NoSuchBucket".equals(e.errorCode())) {
+        return Boolean.TRUE;
+      }
+      return null;
     });
   }
 

@@ -10,7 +10,6 @@ import io.objectcommit.store.StoreCapabilities;
 import io.objectcommit.store.StoreConstants;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.testsupport.proxy.S3Operation;
-import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -48,7 +47,7 @@ class AmazonS3TrustTest {
 
   /** What a component does first, then a small and a large conditional write: all the guarantees are asked for. */
   private static void useLikeAComponent(ObjectStore store) throws Exception {
-    store.requireGuarantees(EnumSet.allOf(StoreGuarantee.class), "the direct committer",
+    store.requireGuarantees(StoreGuarantee.ofWrites(), "the direct committer",
         ProbeSite.under("team-a/out/_objectcommit_direct/probe/"));
     String etag = store.createExclusive("team-a/out/_objectcommit_direct/job/tasks/m-000000.json",
         Payload.of(new byte[10])).etag();

@@ -10,12 +10,17 @@ import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.impl.RequestFailure;
 import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
+import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.hadoop.fs.PathIOException;
 import org.junit.jupiter.api.Test;
 
 /** The check against an honest in-memory store, and against stores broken the ways real ones were seen broken. */
@@ -134,6 +139,49 @@ class GuaranteeCheckTest {
         StoreGuarantee.ATOMIC_COMPARE_AND_SWAP)), r.checked(), "the races are not run after a failure");
     assertTrue(r.requests() < 60, "no race requests: " + r.requests());
     assertEquals(List.of(), inner.keys(""));
+  }
+
+  @Test
+  void conditionalDeletesAreCheckedInFourRequestsAndFoundMissingWhereRefusedOrIgnored() throws Exception {
+    InMemoryObjectStore honest = InMemoryObjectStore.create("b");
+    GuaranteeReport r = GuaranteeCheck.reporting(honest, PREFIX).run(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE));
+    assertEquals(Set.of(StoreGuarantee.IF_MATCH_DELETE), r.held(), r.toString());
+    InMemoryRequestCounts c = honest.counts();
+    assertEquals(Map.of(S3Operation.PUT, Map.of(200, 1L), S3Operation.DELETE, Map.of(412, 1L, 204, 1L),
+        S3Operation.GET, Map.of(200, 1L), S3Operation.BULK_DELETE, Map.of(200, 1L)), c.asMap(),
+        "PUT, refused DELETE, GET, DELETE; then the cleanup: " + c);
+    assertEquals(2, c.conditional(S3Operation.DELETE));
+    assertEquals(List.of(), honest.keys(""));
+
+    InMemoryObjectStore likeLocalStack = InMemoryObjectStore.create("b");
+    likeLocalStack.setConditionalDeletes(false);
+    r = GuaranteeCheck.reporting(likeLocalStack, PREFIX).run(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE));
+    assertTrue(r.failures().get(StoreGuarantee.IF_MATCH_DELETE).contains("rejects If-Match on DeleteObject (501)"),
+        r.toString());
+    assertEquals(List.of(), likeLocalStack.keys(""));
+
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore ignoresConditions = new BrokenStore(inner) {
+      @Override
+      public void delete(String key, String ifMatchEtag) throws IOException {
+        inner.delete(key);
+      }
+    };
+    r = GuaranteeCheck.reporting(ignoresConditions, PREFIX).run(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE));
+    assertEquals("a DeleteObject with a stale If-Match deleted the object",
+        r.failures().get(StoreGuarantee.IF_MATCH_DELETE), r.toString());
+
+    ObjectStore answers405 = new BrokenStore(InMemoryObjectStore.create("b")) {
+      @Override
+      public void delete(String key, String ifMatchEtag) throws IOException {
+        PathIOException e = new PathIOException(pathOf(key), "405 MethodNotAllowed");
+        e.initCause(RequestFailure.answer(405, "MethodNotAllowed", "no preconditions here", null, null));
+        throw e;
+      }
+    };
+    r = GuaranteeCheck.reporting(answers405, PREFIX).run(EnumSet.of(StoreGuarantee.IF_MATCH_DELETE));
+    assertEquals("the store rejects If-Match on DeleteObject (405)", r.failures().get(StoreGuarantee.IF_MATCH_DELETE),
+        "an answer of the store, not a failure of the check: " + r);
   }
 
   @Test

@@ -16,6 +16,7 @@ import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.PutObjectResult;
 import io.objectcommit.store.ConditionalWritesUnsupportedException;
 import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
@@ -177,6 +178,48 @@ class GuardedObjectStoreTest {
     assertArrayEquals(new byte[11], bucket.bytes("k"), "nothing written after the refusals");
   }
 
+  private static GuardedObjectStore guarded(InMemoryObjectStore bucket, GuaranteeSettings.Mode mode,
+      StoreGuarantees verdicts) {
+    return new GuardedObjectStore(bucket.newStore(conf()), new GuaranteeSettings(mode, PREFIX), verdicts, WHERE,
+        THRESHOLD, () -> bucket.newStore(conf()));
+  }
+
+  @Test
+  void conditionalDeletesAreAskedAboutOnceAndAStoreWithoutThemIsNoRefusal() throws Exception {
+    InMemoryObjectStore bucket = InMemoryObjectStore.create("b", conf());
+    StoreGuarantees verdicts = new StoreGuarantees();
+    GuardedObjectStore store = guarded(bucket, GuaranteeSettings.Mode.DETECT, verdicts);
+    assertTrue(store.conditionalDeletes("gc", ProbeSite.under("team-a/")));
+    assertEquals(5, bucket.counts().total(), "the check: PUT, refused DELETE, GET, DELETE, cleanup: "
+        + bucket.counts());
+    assertEquals(0, store.statistics().snapshot().totalRequests(), "the check's requests are its own store's");
+    assertTrue(guarded(bucket, GuaranteeSettings.Mode.DETECT, verdicts).conditionalDeletes("gc",
+        ProbeSite.under("team-a/")));
+    assertEquals(5, bucket.counts().total(), "asked once per verdict cache");
+    String etag = store.put("k", Payload.of(new byte[1]), WriteCondition.none()).etag();
+    store.put("k", Payload.of(new byte[2]), WriteCondition.none());
+    assertThrows(ObjectChangedException.class, () -> store.delete("k", etag));
+    assertArrayEquals(new byte[2], bucket.bytes("k"), "the newer object stays");
+
+    InMemoryObjectStore likeLocalStack = InMemoryObjectStore.create("b", conf());
+    likeLocalStack.setConditionalDeletes(false);
+    GuardedObjectStore without = guarded(likeLocalStack, GuaranteeSettings.Mode.DETECT, new StoreGuarantees());
+    assertFalse(without.conditionalDeletes("gc", ProbeSite.under("team-a/")), "an answer, not a refusal");
+    assertEquals(List.of(), likeLocalStack.keys(""), "the check left nothing");
+    long checked = likeLocalStack.counts().total();
+    likeLocalStack.setConditionalDeletes(true);
+    without.put("k", Payload.of(new byte[1]), WriteCondition.none());
+    assertThrows(StoreGuaranteeException.class, () -> without.delete("k", "e"),
+        "a conditional delete asked of it anyway is refused, never sent without its condition");
+    assertEquals(checked + 1, likeLocalStack.counts().total(), "only the PUT: " + likeLocalStack.counts());
+    assertTrue(likeLocalStack.exists("k"));
+
+    assertFalse(guarded(bucket, GuaranteeSettings.Mode.EMULATE, new StoreGuarantees()).conditionalDeletes("gc",
+        ProbeSite.under("team-a/")));
+    assertFalse(guarded(bucket, GuaranteeSettings.Mode.ASSUME, new StoreGuarantees()).conditionalDeletes("gc",
+        ProbeSite.under("team-a/")), "assume: not checked, so not used (but trusted on Amazon S3)");
+  }
+
   @Test
   void assumeSendsConditionsAsGivenAndChecksNothing() throws Exception {
     InMemoryObjectStore bucket = InMemoryObjectStore.create("b", conf());
@@ -185,7 +228,7 @@ class GuardedObjectStoreTest {
           throw new AssertionError("no check with assume");
         });
     assertEquals(StoreCapabilities.ConditionalWrites.ASSUMED, store.capabilities().conditionalWrites());
-    store.requireGuarantees(EnumSet.allOf(StoreGuarantee.class), "component A");
+    store.requireGuarantees(StoreGuarantee.ofWrites(), "component A");
     store.createExclusive("k", Payload.of(new byte[1]));
     assertThrows(FileAlreadyExistsException.class, () -> store.createExclusive("k", Payload.of(new byte[2])),
         "refused by the store itself");

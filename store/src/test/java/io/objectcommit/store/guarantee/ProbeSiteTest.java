@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class ProbeSiteTest {
 
   private static final String WHERE = "bucket 'lake' at the endpoint of the test";
-  private static final Set<StoreGuarantee> ALL = EnumSet.allOf(StoreGuarantee.class);
+  private static final Set<StoreGuarantee> ALL = StoreGuarantee.ofWrites();
 
   private final InMemoryObjectStore bucket = InMemoryObjectStore.create("lake", new Configuration(false));
   /** Every key the check's store was asked to touch. */

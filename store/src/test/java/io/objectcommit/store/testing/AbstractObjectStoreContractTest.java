@@ -25,6 +25,7 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
@@ -314,6 +315,30 @@ public abstract class AbstractObjectStoreContractTest {
     assertThrows(FileNotFoundException.class, () -> store.copy(key("copy/source"), changed.etag(),
         key("copy/other")));
     assertFalse(store.head(key("copy/other")).isPresent());
+  }
+
+  @Test
+  void aConditionalDeleteDeletesOnlyTheObjectMeant() throws Exception {
+    String k = key("cdelete/k");
+    ObjectInfo first = store.put(k, Payload.of(bytes("first")), WriteCondition.none());
+    ObjectInfo second = store.put(k, Payload.of(bytes("second")), WriteCondition.none());
+    if (!store.conditionalDeletes("the contract test", ProbeSite.under(prefix))) {
+      // a store without conditional deletes (LocalStack 2026.3.0 answers 501): a conditional delete is refused,
+      // never sent without its condition, and the object stays; components then delete unconditionally
+      assertThrows(IOException.class, () -> store.delete(k, second.etag()));
+      assertArrayEquals(bytes("second"), store.getBytes(k).data(), "a refused conditional delete keeps the object");
+      store.delete(k);
+      return;
+    }
+    ObjectChangedException refused = assertThrows(ObjectChangedException.class, () -> store.delete(k, first.etag()));
+    assertEquals(first.etag(), refused.expectedEtag());
+    assertArrayEquals(bytes("second"), store.getBytes(k).data(), "a stale ETag deletes nothing: the newer object stays");
+    store.delete(k, second.etag());
+    assertFalse(store.head(k).isPresent(), "the current ETag deletes");
+    store.delete(k, second.etag()); // a missing object counts as deleted
+    store.put(k, Payload.of(bytes("third")), WriteCondition.none());
+    store.delete(k, null);
+    assertFalse(store.head(k).isPresent(), "a null ETag deletes unconditionally");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.objectcommit.store.ObjectVersion;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.impl.RequestFailure;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
@@ -161,6 +162,38 @@ final class InMemoryBucket {
     String etag = S3Etags.ofBytes(source.data);
     objects.put(targetKey, new Obj(source.data, etag, now()));
     return new ObjectInfo(targetKey, -1, etag, 0);
+  }
+
+  /** Whether DeleteObject honours If-Match (as Amazon S3, moto, S3Proxy, S3Mock) or refuses it (LocalStack: 501). */
+  private volatile boolean conditionalDeletes = true;
+
+  void setConditionalDeletes(boolean honoured) {
+    this.conditionalDeletes = honoured;
+  }
+
+  boolean conditionalDeletes() {
+    return conditionalDeletes;
+  }
+
+  /**
+   * DeleteObject with If-Match: deletes while the object has that ETag, refuses a stale one (412, the object kept);
+   * a missing object counts as deleted (as the S3 store reports AWS's 404).
+   */
+  synchronized void removeIfMatch(String key, String etag) throws IOException {
+    if (!conditionalDeletes) {
+      PathIOException refused = new PathIOException(pathOf(key), "delete (If-Match): 501 NotImplemented (this"
+          + " fake store, like LocalStack, refuses preconditions on DeleteObject); nothing was deleted");
+      refused.initCause(RequestFailure.answer(501, "NotImplemented", "DeleteObject Preconditions", null, null));
+      throw refused;
+    }
+    Obj current = objects.get(key);
+    if (current == null) {
+      return;
+    }
+    if (!current.etag.equals(etag)) {
+      throw new ObjectChangedException(pathOf(key), "delete (If-Match)", etag, "nothing was deleted");
+    }
+    objects.remove(key);
   }
 
   Obj get(String key) {

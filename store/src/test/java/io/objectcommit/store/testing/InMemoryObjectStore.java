@@ -28,6 +28,7 @@ import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.VersionPage;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.statistics.StoreStatistics;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.ByteArrayInputStream;
@@ -133,6 +134,14 @@ public final class InMemoryObjectStore implements ObjectStore {
   }
 
   // --------------------------------------------------------------------------------- test controls
+
+  /**
+   * Whether this bucket's stores honour If-Match on DeleteObject (the default) or, like LocalStack, refuse it
+   * (501) and answer false to {@link #conditionalDeletes}.
+   */
+  public void setConditionalDeletes(boolean honoured) {
+    bucket.setConditionalDeletes(honoured);
+  }
 
   /** The requests every store on this bucket sent, as the fault proxy would count them. */
   public InMemoryRequestCounts counts() {
@@ -373,6 +382,25 @@ public final class InMemoryObjectStore implements ObjectStore {
       bucket.remove(List.of(key));
       return Boolean.TRUE;
     });
+  }
+
+  @Override
+  public void delete(String key, String ifMatchEtag) throws IOException {
+    if (ifMatchEtag == null) {
+      delete(key);
+      return;
+    }
+    send(S3Operation.DELETE, OP_DELETE, List.of(key), true, s -> {
+      bucket.removeIfMatch(key, ifMatchEtag);
+      return Boolean.TRUE;
+    });
+  }
+
+  /** As the bucket is set ({@link #setConditionalDeletes}): honoured unless a test says otherwise. */
+  @Override
+  public boolean conditionalDeletes(String component, ProbeSite site) throws IOException {
+    checkOpen();
+    return bucket.conditionalDeletes();
   }
 
   @Override

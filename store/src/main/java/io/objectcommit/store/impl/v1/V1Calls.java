@@ -266,6 +266,16 @@ public final class V1Calls implements S3Calls {
   }
 
   @Override
+  public void deleteIfMatch(String key, String etag) throws RequestFailure {
+    DeleteObjectRequest req = attributed(new DeleteObjectRequest(bucket, key), OP_DELETE, key);
+    req.putCustomRequestHeader("If-Match", "\"" + etag + "\"");
+    call(() -> {
+      s3.deleteObject(req);
+      return null;
+    });
+  }
+
+  @Override
   public void deleteBatch(List<String> keys) throws RequestFailure {
     DeleteObjectsRequest req = new DeleteObjectsRequest(bucket).withQuiet(true)
         .withKeys(keys.stream().map(DeleteObjectsRequest.KeyVersion::new).collect(Collectors.toList()));

@@ -309,6 +309,13 @@ public final class V2Calls implements S3Calls {
   }
 
   @Override
+  public void deleteIfMatch(String key, String etag) throws RequestFailure {
+    call(() -> s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(key)
+        .overrideConfiguration(attributed(OP_DELETE, key).putHeader("If-Match", "\"" + etag + "\"").build())
+        .build()));
+  }
+
+  @Override
   public void deleteBatch(List<String> keys) throws RequestFailure {
     DeleteObjectsRequest req = DeleteObjectsRequest.builder().bucket(bucket).delete(Delete.builder().quiet(true)
         .objects(keys.stream().map(k -> ObjectIdentifier.builder().key(k).build()).collect(Collectors.toList()))

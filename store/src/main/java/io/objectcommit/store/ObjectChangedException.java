@@ -18,6 +18,17 @@ public class ObjectChangedException extends PathIOException {
     this.expectedEtag = expectedEtag;
   }
 
+  /** A read pinned to an ETag ({@code If-Match} on a GET) was refused: the object was replaced since. */
+  public static ObjectChangedException onRead(String path, String operation, String expectedEtag) {
+    return new ObjectChangedException(path, operation + ": the object changed since its identity was taken"
+        + " (expected ETag " + expectedEtag + "); nothing of the new object was read", expectedEtag, true);
+  }
+
+  private ObjectChangedException(String path, String message, String expectedEtag, boolean read) {
+    super(path, message);
+    this.expectedEtag = expectedEtag;
+  }
+
   public String expectedEtag() {
     return expectedEtag;
   }

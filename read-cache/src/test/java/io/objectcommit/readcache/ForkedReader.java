@@ -16,10 +16,13 @@ import java.util.Random;
  * while, deleting a random block file before each read (as another JVM's eviction would), and checks every byte.
  * Its store is an in-memory bucket of its own holding the same bytes (same seed), so the identity (ETag = MD5) is
  * the same in every JVM. It prints READY once set up, waits for the start file {@code args[4]} (so that every
- * JVM races from the same moment), then reads for {@code args[3]} ms. Exit 0: every read was right; 2: wrong
+ * JVM races from the same moment), then reads for {@code args[3]} ms and at least {@link #MIN_READS} times. Exit 0: every read was right; 2: wrong
  * bytes; 3: a failure.
  */
 public final class ForkedReader {
+
+  /** Reads each JVM makes at least, however slow the machine: with the shared start, they overlap. */
+  static final int MIN_READS = 20;
 
   private ForkedReader() {
   }
@@ -35,6 +38,12 @@ public final class ForkedReader {
       store.put("t/shared", Payload.of(data), WriteCondition.none());
       ReadCache cache = ReadCache.open(CacheFixture.options(dir));
       Random random = new Random();
+      try (CachingInputStream in = cache.open(store, "t/shared")) { // classes loaded before the race starts
+        if (!Arrays.equals(data, in.readAllBytes())) {
+          System.out.println("WRONG BYTES in the first read");
+          System.exit(2);
+        }
+      }
       System.out.println("READY");
       System.out.flush();
       while (!Files.exists(go)) {
@@ -58,7 +67,7 @@ public final class ForkedReader {
           }
         }
         reads++;
-      } while (System.currentTimeMillis() < until);
+      } while (System.currentTimeMillis() < until || reads < MIN_READS);
       System.out.println("OK " + reads + " reads " + cache.statistics());
       System.exit(0);
     } catch (Throwable t) {

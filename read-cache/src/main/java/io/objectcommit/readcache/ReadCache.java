@@ -7,6 +7,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
@@ -30,6 +31,13 @@ public final class ReadCache {
   private final CacheDirectory directory;
   private final AtomicBoolean writeFailureLogged = new AtomicBoolean();
 
+  /**
+   * The JVM's caches, one per directory and settings ({@link #shared}): Hadoop makes file systems by reflection, one
+   * per bucket and user, yet one executor's tasks must share one estimate of the directory's size and one set of
+   * statistics. Never emptied: a cache holds no open file, only counters and its directory's path.
+   */
+  private static final ConcurrentHashMap<String, ReadCache> SHARED = new ConcurrentHashMap<>();
+
   private ReadCache(ReadCacheOptions options) throws IOException {
     this.options = options;
     this.directory = CacheDirectory.open(options.dir(), options.dirKey(), options.blockSize(), options.maxSize(),
@@ -43,6 +51,22 @@ public final class ReadCache {
    */
   public static ReadCache open(ReadCacheOptions options) throws IOException {
     return new ReadCache(options);
+  }
+
+  /** The JVM's cache of {@code options}' directory (opened on first use; the same object for the same settings). */
+  public static ReadCache shared(ReadCacheOptions options) throws IOException {
+    String key = options.dir() + "|" + options.blockSize() + "|" + options.maxSize();
+    ReadCache cache = SHARED.get(key);
+    if (cache == null) {
+      synchronized (SHARED) {
+        cache = SHARED.get(key);
+        if (cache == null) {
+          cache = open(options);
+          SHARED.put(key, cache);
+        }
+      }
+    }
+    return cache;
   }
 
   public ReadCacheOptions options() {

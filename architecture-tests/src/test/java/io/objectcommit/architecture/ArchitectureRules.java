@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  * <p>Components (package roots under {@code root}): {@code store} (the object store client, the only code that
  * talks to S3), {@code commit} (what both committers share), {@code checkpoint} (the checkpoint FileSystem and the
  * checkpoint manager shims), {@code direct} and {@code staging} (the committers), {@code delta} (the Delta Lake log
- * store), {@code codecs} (the text codecs: Hadoop only, no store), {@code cli} (the command).
+ * store), {@code codecs} (the text codecs: Hadoop only, no store), {@code readcache} (the read cache, over the
+ * store), {@code cli} (the command).
  */
 final class ArchitectureRules {
 
@@ -34,18 +35,20 @@ final class ArchitectureRules {
         .layer("staging").definedBy(root + ".staging..")
         .layer("delta").definedBy(root + ".delta..")
         .layer("codecs").definedBy(root + ".codecs..")
+        .layer("readcache").definedBy(root + ".readcache..")
         .layer("cli").definedBy(root + ".cli..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
         .whereLayer("staging").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("delta").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("codecs").mayOnlyBeAccessedByLayers("cli")
+        .whereLayer("readcache").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("direct").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("checkpoint").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("commit").mayOnlyBeAccessedByLayers("direct", "staging", "cli")
         .whereLayer("store").mayOnlyBeAccessedByLayers("commit", "checkpoint", "direct", "staging", "delta",
-            "cli")
+            "readcache", "cli")
         .as("components use only the components below them (store < commit < checkpoint, direct, staging < cli;"
-            + " store < delta < cli; codecs < cli)");
+            + " store < delta < cli; codecs < cli; store < readcache < cli)");
   }
 
   /** AWS SDK v1 types only in the store's v1 binding. */
@@ -66,7 +69,8 @@ final class ArchitectureRules {
 
   /** A component's {@code impl} packages are its own: no other component uses them. */
   static List<ArchRule> implStaysInItsComponent(String root) {
-    return List.of("store", "commit", "checkpoint", "direct", "staging", "delta", "codecs", "cli").stream()
+    return List.of("store", "commit", "checkpoint", "direct", "staging", "delta", "codecs", "readcache", "cli")
+        .stream()
         .map(c -> (ArchRule) noClasses()
             .that(not(resideInAPackage(root + "." + c + "..")))
             .should().dependOnClassesThat().resideInAPackage(root + "." + c + ".impl..")

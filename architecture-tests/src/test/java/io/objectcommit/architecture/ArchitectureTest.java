@@ -27,7 +27,7 @@ class ArchitectureTest {
   @Test
   void everyComponentIsRead() {
     for (String component : List.of("store", "commit", "checkpoint", "direct", "staging", "delta", "codecs",
-        "cli")) {
+        "readcache", "cli")) {
       assertTrue(classes.stream().anyMatch(c -> c.getPackageName().startsWith(ROOT + "." + component)),
           "no class of " + ROOT + "." + component + " on the class path: the rules would not see it");
     }

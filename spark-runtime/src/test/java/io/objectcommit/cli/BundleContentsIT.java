@@ -30,6 +30,7 @@ class BundleContentsIT {
       "io.objectcommit.staging.spark.StagingCommitProtocol",
       "io.objectcommit.staging.StagingParquetOutputCommitter",
       "io.objectcommit.codecs.BgzfCodec",
+      "io.objectcommit.readcache.ReadCache",
       ObjectCommitCommand.class.getName());
 
   static Path bundle() {

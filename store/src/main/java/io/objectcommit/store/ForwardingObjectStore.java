@@ -50,8 +50,8 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
-  public InputStream open(String key, long start, long end) throws IOException {
-    return delegate.open(key, start, end);
+  public InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException {
+    return delegate.open(key, start, end, ifMatchEtag);
   }
 
   @Override

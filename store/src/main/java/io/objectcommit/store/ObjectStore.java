@@ -94,7 +94,20 @@ public interface ObjectStore extends Closeable, IOStatisticsSource {
    *
    * @throws FileNotFoundException if there is no object at the key
    */
-  InputStream open(String key, long start, long end) throws IOException;
+  default InputStream open(String key, long start, long end) throws IOException {
+    return open(key, start, end, null);
+  }
+
+  /**
+   * {@link #open(String, long, long)} pinned to one object: the GET carries {@code If-Match: "<ifMatchEtag>"}, so
+   * the bytes are those of the object with that ETag or none at all (a reader that caches ranges never mixes two
+   * versions of an object). Null sends no condition. S3 checks the condition once, when the response starts:
+   * an overwrite after that does not disturb the body being read (S3 keeps serving the old object's bytes).
+   *
+   * @throws ObjectChangedException if the object no longer has ETag {@code ifMatchEtag} (412)
+   * @throws FileNotFoundException if there is no object at the key
+   */
+  InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException;
 
   /** The object's metadata (one HEAD), or empty when there is none. */
   Optional<ObjectInfo> head(String key) throws IOException;

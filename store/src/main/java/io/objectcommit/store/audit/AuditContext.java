@@ -22,6 +22,8 @@ public final class AuditContext {
   public static final String STAGING = "staging";
   /** The Delta Lake log store ({@code io.objectcommit.delta.ConditionalPutLogStore}): {@value}. */
   public static final String DELTA = "delta";
+  /** The read cache's file system ({@code io.objectcommit.readcache.CachingS3AFileSystem}): {@value}. */
+  public static final String READ_CACHE = "read-cache";
   /** The {@code objectcommit} command: {@value}. */
   public static final String CLI = "cli";
   /** A program using the store module directly ({@code ObjectStores.open} without a context): {@value}. */

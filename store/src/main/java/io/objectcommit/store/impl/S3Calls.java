@@ -49,8 +49,12 @@ public interface S3Calls {
    */
   Optional<StoredBytes> get(String key, String ifNoneMatchEtag) throws RequestFailure;
 
-  /** GetObject of bytes {@code [start, end)}, {@code end < 0} for the rest; the caller closes the body. */
-  ObjectBody getRange(String key, long start, long end) throws RequestFailure;
+  /**
+   * GetObject of bytes {@code [start, end)}, {@code end < 0} for the rest; the caller closes the body. With
+   * {@code ifMatchEtag} (null: none) the request carries {@code If-Match}: a {@link RequestFailure} with status 412
+   * when the object has another ETag.
+   */
+  ObjectBody getRange(String key, long start, long end, String ifMatchEtag) throws RequestFailure;
 
   /** HeadBucket; a missing bucket is a {@link RequestFailure} with status 404. */
   void headBucket() throws RequestFailure;

@@ -122,7 +122,7 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
-  public InputStream open(String key, long start, long end) throws IOException {
+  public InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException {
     checkOpen();
     if (start < 0 || (end >= 0 && end < start)) {
       throw new IllegalArgumentException("bad range [" + start + ", " + end + ") of " + pathOf(key));
@@ -130,7 +130,16 @@ public final class S3ObjectStore implements ObjectStore {
     if (end == start) {
       return InputStream.nullInputStream(); // an empty range: no request
     }
-    S3Calls.ObjectBody body = requests.send(OP_GET, pathOf(key), (s3, attempt) -> s3.getRange(key, start, end));
+    S3Calls.ObjectBody body = requests.send(OP_GET, pathOf(key), (s3, attempt) -> s3.getRange(key, start, end,
+        ifMatchEtag), (e, attempt) -> {
+          if (ifMatchEtag != null && e.isStatus(412)) {
+            ObjectChangedException changed = ObjectChangedException.onRead(pathOf(key), "ranged read of bytes "
+                + start + "-" + (end < 0 ? "" : end - 1), ifMatchEtag);
+            changed.initCause(e);
+            throw changed;
+          }
+          return null;
+        });
     return new ObjectInputStream(body, bytes -> statistics.recordBytes(OP_GET, bytes));
   }
 

@@ -77,9 +77,9 @@ class ProbeSiteTest {
     }
 
     @Override
-    public InputStream open(String key, long start, long end) throws IOException {
+    public InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException {
       allowed(key, "s3:GetObject");
-      return super.open(key, start, end);
+      return super.open(key, start, end, ifMatchEtag);
     }
 
     @Override

@@ -21,7 +21,7 @@ public final class EveryRequest {
     calls.put("k2", Payload.of(new byte[] {1}), WriteCondition.ifAbsent(), "w2");
     calls.head("k3");
     calls.get("k4", null);
-    try (S3Calls.ObjectBody body = calls.getRange("k5", 0, 1)) {
+    try (S3Calls.ObjectBody body = calls.getRange("k5", 0, 1, null)) {
       body.content().readAllBytes();
     }
     calls.headBucket();

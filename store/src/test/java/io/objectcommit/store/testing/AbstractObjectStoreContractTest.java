@@ -342,6 +342,27 @@ public abstract class AbstractObjectStoreContractTest {
   }
 
   @Test
+  void aRangedReadPinnedToAnEtagReadsThatObjectOrFailsOnceItIsReplaced() throws Exception {
+    ObjectInfo first = store.put(key("pinned/obj"), Payload.of(bytes("0123456789")), WriteCondition.none());
+    try (InputStream in = store.open(key("pinned/obj"), 2, 6, first.etag())) {
+      assertArrayEquals(bytes("2345"), in.readAllBytes(), "the current ETag: the range's bytes");
+    }
+    try (InputStream in = store.open(key("pinned/obj"), 8, -1, first.etag())) {
+      assertArrayEquals(bytes("89"), in.readAllBytes(), "to the end, pinned");
+    }
+    store.put(key("pinned/obj"), Payload.of(bytes("abcdefghij")), WriteCondition.none());
+    ObjectChangedException refused = assertThrows(ObjectChangedException.class,
+        () -> store.open(key("pinned/obj"), 2, 6, first.etag()).close());
+    assertEquals(first.etag(), refused.expectedEtag());
+    assertTrue(refused.getMessage().contains(key("pinned/obj")), refused.getMessage());
+    try (InputStream in = store.open(key("pinned/obj"), 2, 6, null)) {
+      assertArrayEquals(bytes("cdef"), in.readAllBytes(), "without a condition: the object as it is");
+    }
+    store.delete(key("pinned/obj"));
+    assertThrows(FileNotFoundException.class, () -> store.open(key("pinned/obj"), 0, 4, first.etag()).close());
+  }
+
+  @Test
   void aListingStartsAfterTheGivenKey() throws Exception {
     for (String k : List.of("a/1", "a/2", "a/3", "a/b/3", "a/c/4", "a/c/5", "b")) {
       store.put(key(k), Payload.of(bytes(k)), WriteCondition.none());

@@ -18,6 +18,7 @@ import static io.objectcommit.store.statistics.StoreStatisticNames.OP_PUT_CONDIT
 
 import io.objectcommit.store.ListPage;
 import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
@@ -311,7 +312,7 @@ public final class InMemoryObjectStore implements ObjectStore {
   }
 
   @Override
-  public InputStream open(String key, long start, long end) throws IOException {
+  public InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException {
     checkOpen();
     if (start < 0 || (end >= 0 && end < start)) {
       throw new IllegalArgumentException("bad range [" + start + ", " + end + ") of " + pathOf(key));
@@ -320,8 +321,13 @@ public final class InMemoryObjectStore implements ObjectStore {
       statistics.recordRequest(OP_GET, 0, false); // as the real store: counted, but no request sent
       return InputStream.nullInputStream();
     }
-    byte[] range = send(S3Operation.GET, OP_GET, List.of(key), false, s -> {
-      byte[] d = existing(key, OP_GET).data;
+    byte[] range = send(S3Operation.GET, OP_GET, List.of(key), ifMatchEtag != null, s -> {
+      InMemoryBucket.Obj o = existing(key, OP_GET); // one object: its ETag and bytes belong together
+      if (ifMatchEtag != null && !ifMatchEtag.equals(o.etag)) {
+        throw ObjectChangedException.onRead(pathOf(key), "ranged read of bytes " + start + "-"
+            + (end < 0 ? "" : end - 1), ifMatchEtag);
+      }
+      byte[] d = o.data;
       boolean ranged = end >= 0 || start > 0;
       if (ranged && start >= d.length) {
         throw new RequestSender.RangeNotSatisfiable(pathOf(key), OP_GET + " failed: 416 InvalidRange (bytes " + start + "-"

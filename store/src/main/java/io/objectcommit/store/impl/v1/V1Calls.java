@@ -200,15 +200,23 @@ public final class V1Calls implements S3Calls {
   }
 
   @Override
-  public ObjectBody getRange(String key, long start, long end) throws RequestFailure {
+  public ObjectBody getRange(String key, long start, long end, String ifMatchEtag) throws RequestFailure {
     GetObjectRequest req = attributed(new GetObjectRequest(bucket, key), OP_GET, key);
     if (end >= 0) {
       req.setRange(start, end - 1);
     } else if (start > 0) {
       req.setRange(start);
     }
+    if (ifMatchEtag != null) {
+      req.setMatchingETagConstraints(List.of("\"" + ifMatchEtag + "\""));
+    }
     encryption.applyTo(req);
     S3Object o = call(() -> s3.getObject(req));
+    if (o == null) {
+      // SDK v1 answers null when an ETag constraint failed (the store's 412).
+      throw RequestFailure.answer(412, "PreconditionFailed", "the object's ETag is not " + ifMatchEtag, null,
+          null);
+    }
     return new ObjectBody() {
       @Override
       public InputStream content() {

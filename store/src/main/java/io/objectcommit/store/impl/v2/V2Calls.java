@@ -257,9 +257,12 @@ public final class V2Calls implements S3Calls {
   }
 
   @Override
-  public ObjectBody getRange(String key, long start, long end) throws RequestFailure {
+  public ObjectBody getRange(String key, long start, long end, String ifMatchEtag) throws RequestFailure {
     GetObjectRequest.Builder req = GetObjectRequest.builder().bucket(bucket).key(key)
         .overrideConfiguration(attributed(OP_GET, key).build());
+    if (ifMatchEtag != null) {
+      req.ifMatch("\"" + ifMatchEtag + "\"");
+    }
     if (end >= 0) {
       req.range("bytes=" + start + "-" + (end - 1));
     } else if (start > 0) {

@@ -1,0 +1,150 @@
+package io.objectcommit.readcache;
+
+import io.objectcommit.readcache.impl.CacheDirectory;
+import io.objectcommit.store.ObjectInfo;
+import io.objectcommit.store.ObjectStore;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.fs.PathIOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JVM's use of a read cache directory: opens {@link CachingInputStream}s whose blocks come from the directory
+ * when cached there and otherwise from the store, by a ranged GET pinned to the object's ETag ({@code If-Match}),
+ * after which they are cached for every JVM of the user on the host.
+ *
+ * <p>Never stale: a block is looked up by the object's identity (bucket, key, ETag, length), so a replaced object's
+ * blocks are never served for the new object; and a block fetched for an identity is the bytes of that identity or
+ * nothing ({@link io.objectcommit.store.ObjectChangedException} once the object was replaced). Thread-safe.
+ */
+public final class ReadCache {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReadCache.class);
+
+  private final ReadCacheOptions options;
+  private final ReadCacheStatistics statistics = new ReadCacheStatistics();
+  private final CacheDirectory directory;
+  private final AtomicBoolean writeFailureLogged = new AtomicBoolean();
+
+  /**
+   * The JVM's caches, one per directory and settings ({@link #shared}): Hadoop makes file systems by reflection, one
+   * per bucket and user, yet one executor's tasks must share one estimate of the directory's size and one set of
+   * statistics. Never emptied: a cache holds no open file, only counters and its directory's path.
+   */
+  private static final ConcurrentHashMap<String, ReadCache> SHARED = new ConcurrentHashMap<>();
+
+  private ReadCache(ReadCacheOptions options) throws IOException {
+    this.options = options;
+    this.directory = CacheDirectory.open(options.dir(), options.dirKey(), options.blockSize(), options.maxSize(),
+        statistics);
+  }
+
+  /**
+   * Opens the cache directory of {@code options}, creating it when missing.
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static ReadCache open(ReadCacheOptions options) throws IOException {
+    return new ReadCache(options);
+  }
+
+  /** The JVM's cache of {@code options}' directory (opened on first use; the same object for the same settings). */
+  public static ReadCache shared(ReadCacheOptions options) throws IOException {
+    String key = options.dir() + "|" + options.blockSize() + "|" + options.maxSize();
+    ReadCache cache = SHARED.get(key);
+    if (cache == null) {
+      synchronized (SHARED) {
+        cache = SHARED.get(key);
+        if (cache == null) {
+          cache = open(options);
+          SHARED.put(key, cache);
+        }
+      }
+    }
+    return cache;
+  }
+
+  public ReadCacheOptions options() {
+    return options;
+  }
+
+  public ReadCacheStatistics statistics() {
+    return statistics;
+  }
+
+  /** This JVM's estimate of the directory's size in bytes. */
+  public long estimatedSize() {
+    return directory.estimatedSize();
+  }
+
+  /** Scans the directory now: its size, stale temporary files, eviction when over the bound. */
+  public void scan() throws IOException {
+    directory.scan();
+  }
+
+  /**
+   * A stream over the object at {@code key} as it is now: one HEAD fixes its identity, and every block read through
+   * the stream belongs to that identity.
+   *
+   * @throws FileNotFoundException if there is no such object
+   */
+  public CachingInputStream open(ObjectStore store, String key) throws IOException {
+    Optional<ObjectInfo> info = store.head(key);
+    if (info.isEmpty()) {
+      throw new FileNotFoundException(store.pathOf(key) + ": no such object to read");
+    }
+    if (info.get().etag() == null || info.get().etag().isEmpty()) {
+      throw new PathIOException(store.pathOf(key), "open through the read cache: the store answered no ETag, so the"
+          + " object's identity cannot be fixed");
+    }
+    return open(store, ObjectIdentity.of(store.bucket(), info.get()));
+  }
+
+  /**
+   * A stream over a known identity (from a listing or a file status the caller holds): no request at open. When the
+   * object has meanwhile been replaced, the first block that is not cached fails with
+   * {@link io.objectcommit.store.ObjectChangedException}.
+   */
+  public CachingInputStream open(ObjectStore store, ObjectIdentity identity) {
+    if (!identity.bucket().equals(store.bucket())) {
+      throw new IllegalArgumentException(identity + " is not in the store's bucket " + store.bucket());
+    }
+    return new CachingInputStream(this, store, identity);
+  }
+
+  /** Block {@code index} of an identity: from the directory, else fetched (pinned to the ETag) and cached. */
+  byte[] block(ObjectStore store, ObjectIdentity id, long index) throws IOException {
+    long start = index * options.blockSize();
+    int length = (int) Math.min(options.blockSize(), id.length() - start);
+    Optional<byte[]> cached = directory.read(id, index, length);
+    if (cached.isPresent()) {
+      statistics.hit(length);
+      return cached.get();
+    }
+    byte[] data;
+    try (InputStream in = store.open(id.key(), start, start + length, id.etag())) {
+      data = in.readNBytes(length);
+    }
+    if (data.length != length) {
+      throw new PathIOException(id.path(), "read block " + index + " through the read cache: the store returned "
+          + data.length + " of " + length + " bytes of ETag " + id.etag());
+    }
+    statistics.miss(length);
+    try {
+      directory.write(id, index, data);
+    } catch (IOException e) {
+      // The read succeeds without the cache: a full disk must not fail a job.
+      statistics.writeFailure();
+      if (writeFailureLogged.compareAndSet(false, true)) {
+        LOG.warn("Read cache {}: cannot write block {} of {} ({}); reading on without caching what fails",
+            options.dir(), index, id, e.toString());
+      }
+    }
+    return data;
+  }
+}

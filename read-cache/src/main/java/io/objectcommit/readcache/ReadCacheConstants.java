@@ -1,0 +1,55 @@
+package io.objectcommit.readcache;
+
+/**
+ * The read cache's settings and the names users write in their configuration (docs/user-guide.md, "Read cache
+ * (preview)"). Each key is read once, into {@link ReadCacheOptions}.
+ */
+public final class ReadCacheConstants {
+
+  private ReadCacheConstants() {
+  }
+
+  /** The settings' prefix: {@value}. */
+  public static final String PREFIX = "fs.objectcommit.cache.";
+
+  /**
+   * The cache directory, on a local disk, shared by every JVM of the user on the host: {@value}. Created with
+   * owner-only permissions (0700); a directory owned by another user, or open to its group or others, is refused.
+   */
+  public static final String DIR = PREFIX + "dir";
+
+  /**
+   * Default of {@link #DIR}: empty, meaning {@code <java.io.tmpdir>/objectcommit-cache-<user.name>} (the user's
+   * name in it, so that two users of a host never share, or fight over, one directory).
+   */
+  public static final String DIR_DEFAULT = "";
+
+  /** The size of a cached block, and of each ranged GET that fills one: {@value} (a size: 4M, 1048576...). */
+  public static final String BLOCK_SIZE = PREFIX + "block-size";
+
+  /**
+   * Default of {@link #BLOCK_SIZE}: {@value} bytes (4 MiB). At the 50 to 100 MB/s one S3 connection gives, a GET
+   * of 4 MiB spends about as long transferring as waiting for its first byte (tens of ms), so cold reads are not
+   * dominated by per-request latency, and a 1 GiB object costs 256 GETs, not the 1,024 of 1 MiB pages; a small
+   * read (a Parquet footer) fetches at most one block.
+   */
+  public static final long BLOCK_SIZE_DEFAULT = 4L * 1024 * 1024;
+
+  /** Smallest {@link #BLOCK_SIZE}: {@value} bytes. */
+  public static final long BLOCK_SIZE_MIN = 4 * 1024;
+
+  /** Largest {@link #BLOCK_SIZE}: {@value} bytes (a block is read into memory whole). */
+  public static final long BLOCK_SIZE_MAX = 64L * 1024 * 1024;
+
+  /**
+   * The bound of the cache directory's size: {@value}. When the blocks a JVM counts exceed it, the least recently
+   * used blocks (by file modification time, touched on every hit) are deleted down to 90% of it.
+   */
+  public static final String MAX_SIZE = PREFIX + "max-size";
+
+  /** Default of {@link #MAX_SIZE}: {@value} bytes (10 GiB). */
+  public static final long MAX_SIZE_DEFAULT = 10L * 1024 * 1024 * 1024;
+
+  /** The name of the directory's block files' parent, inside {@link #DIR}: {@value}. */
+  public static final String BLOCKS_SUBDIR = "blocks";
+}

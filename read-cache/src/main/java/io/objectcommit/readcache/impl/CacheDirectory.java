@@ -1,0 +1,314 @@
+package io.objectcommit.readcache.impl;
+
+import io.objectcommit.readcache.CacheDirectoryException;
+import io.objectcommit.readcache.ObjectIdentity;
+import io.objectcommit.readcache.ReadCacheConstants;
+import io.objectcommit.readcache.ReadCacheStatistics;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blocks of one cache directory as one JVM sees them. Several JVMs (of one user) share a directory with no
+ * coordination but the file system's:
+ *
+ * <ul>
+ *   <li><b>fill</b>: a block is written whole to a temporary file beside its final name (created 0600, a name no
+ *       reader looks up) and renamed over the final name ({@code ATOMIC_MOVE}, rename(2)): a reader sees no file or
+ *       a whole one; two JVMs filling one block both succeed and the survivor is one of two identical files. A JVM
+ *       killed mid-fill leaves a temporary file, deleted by a later sweep, never read;
+ *   <li><b>read</b>: the file is read whole and checked ({@link BlockFormat}: identity and CRC32C); a file that
+ *       fails is deleted (another JVM may have just replaced it with a good one: that costs one fetch) and counted;
+ *       a hit touches the file's modification time, the eviction order;
+ *   <li><b>bound</b>: each JVM keeps an estimate of the directory's size (a scan at open, plus its own writes) and
+ *       rescans when its estimate passes the bound or when it has written a sixteenth of the bound since its last
+ *       scan; a scan over the bound deletes the least recently used blocks down to 90% of it. Files another JVM
+ *       deletes meanwhile are skipped. Between scans, other JVMs' writes can take the directory past the bound by
+ *       what they wrote (at most a sixteenth of the bound each before they scan).
+ * </ul>
+ *
+ * <p>Directories are created 0700, files 0600; a directory owned by another user or open to its group or others is
+ * refused ({@link CacheDirectoryException}), since a block there could be read or planted by another user.
+ */
+public final class CacheDirectory {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CacheDirectory.class);
+
+  static final String BLOCK_SUFFIX = ".blk";
+  static final String TEMP_SUFFIX = ".tmp";
+  /** A temporary file this old belongs to a dead fill (a live one takes well under a minute). */
+  static final long STALE_TEMP_MS = TimeUnit.MINUTES.toMillis(10);
+
+  private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> NOT_OWNER = EnumSet.of(PosixFilePermission.GROUP_READ,
+      PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+
+  private final Path dir;
+  private final Path blocks;
+  private final int blockSize;
+  private final long maxSize;
+  private final ReadCacheStatistics statistics;
+  private final AtomicLong estimatedSize = new AtomicLong();
+  private final AtomicLong writtenSinceScan = new AtomicLong();
+  private final Object scanLock = new Object();
+
+  private CacheDirectory(Path dir, int blockSize, long maxSize, ReadCacheStatistics statistics) {
+    this.dir = dir;
+    this.blocks = dir.resolve(ReadCacheConstants.BLOCKS_SUBDIR);
+    this.blockSize = blockSize;
+    this.maxSize = maxSize;
+    this.statistics = statistics;
+  }
+
+  /**
+   * Opens (creating where missing) a cache directory after checking that only this user can use it, then scans it
+   * once for its size (evicting when over the bound).
+   *
+   * @param key the setting that named the directory, for the refusal's message
+   * @throws CacheDirectoryException if the directory (or its blocks directory) is not this user's alone
+   */
+  public static CacheDirectory open(Path dir, String key, int blockSize, long maxSize,
+      ReadCacheStatistics statistics) throws IOException {
+    CacheDirectory d = new CacheDirectory(dir, blockSize, maxSize, statistics);
+    if (dir.getParent() != null) {
+      Files.createDirectories(dir.getParent());
+    }
+    ensurePrivateDir(dir, key);
+    ensurePrivateDir(d.blocks, key);
+    d.scan();
+    return d;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** Where a block lives: {@code blocks/<first two hex digits>/<sha-256>.blk}. */
+  Path blockPath(ObjectIdentity id, long index) {
+    String name = BlockFormat.name(id, blockSize, index);
+    return blocks.resolve(name.substring(0, 2)).resolve(name + BLOCK_SUFFIX);
+  }
+
+  /**
+   * The payload of a cached block, checked, or empty when it is not cached (or its file failed a check: then it is
+   * deleted).
+   */
+  public Optional<byte[]> read(ObjectIdentity id, long index, int length) throws IOException {
+    Path path = blockPath(id, index);
+    byte[] file;
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size > BlockFormat.maxFileSize(blockSize)) {
+        return corrupt(path, id, index, "size " + size + " is more than a block's file can be");
+      }
+      ByteBuffer b = ByteBuffer.allocate((int) size);
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // read the whole file
+      }
+      file = b.array();
+      if (b.hasRemaining()) {
+        file = java.util.Arrays.copyOf(file, b.position()); // shrank while read: the check below refuses it
+      }
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    String[] why = new String[1];
+    byte[] payload = BlockFormat.decode(file, id, blockSize, index, length, why);
+    if (payload == null) {
+      return corrupt(path, id, index, why[0]);
+    }
+    touch(path);
+    return Optional.of(payload);
+  }
+
+  /**
+   * Writes a block: to a temporary file, then renamed over the block's name in one step. Another JVM writing the
+   * same block meanwhile is harmless (both files are whole and equal).
+   */
+  public void write(ObjectIdentity id, long index, byte[] payload) throws IOException {
+    Path path = blockPath(id, index);
+    Path parent = path.getParent();
+    if (!Files.isDirectory(parent)) {
+      createPrivateDir(parent);
+    }
+    byte[] file = BlockFormat.encode(id, blockSize, index, payload);
+    Path temp = parent.resolve(path.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+    try {
+      FileAttribute<Set<PosixFilePermission>> perms = PosixFilePermissions.asFileAttribute(OWNER_FILE);
+      try (SeekableByteChannel ch = Files.newByteChannel(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE), perms)) {
+        ByteBuffer b = ByteBuffer.wrap(file);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+      }
+      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    estimatedSize.addAndGet(file.length);
+    long written = writtenSinceScan.addAndGet(file.length);
+    if (estimatedSize.get() > maxSize || written > maxSize / 16) {
+      scan();
+    }
+  }
+
+  /** This JVM's estimate of the directory's size in bytes (exact after a scan, plus its own writes since). */
+  public long estimatedSize() {
+    return estimatedSize.get();
+  }
+
+  /**
+   * Scans the directory: deletes stale temporary files, measures the blocks and, over the bound, deletes the least
+   * recently used down to 90% of it. One scan at a time per JVM; other JVMs may scan at once (each tolerates files
+   * vanishing under it).
+   */
+  public void scan() throws IOException {
+    synchronized (scanLock) {
+      writtenSinceScan.set(0);
+      List<BlockEntry> entries = new ArrayList<>();
+      long total = 0;
+      long now = System.currentTimeMillis();
+      try (DirectoryStream<Path> subdirs = Files.newDirectoryStream(blocks)) {
+        for (Path sub : subdirs) {
+          if (!Files.isDirectory(sub)) {
+            continue;
+          }
+          try (DirectoryStream<Path> files = Files.newDirectoryStream(sub)) {
+            for (Path f : files) {
+              BasicFileAttributes a;
+              try {
+                a = Files.readAttributes(f, BasicFileAttributes.class);
+              } catch (NoSuchFileException gone) {
+                continue;
+              }
+              String name = f.getFileName().toString();
+              if (name.endsWith(TEMP_SUFFIX)) {
+                if (now - a.lastModifiedTime().toMillis() > STALE_TEMP_MS) {
+                  Files.deleteIfExists(f); // a dead fill's
+                }
+              } else if (name.endsWith(BLOCK_SUFFIX)) {
+                entries.add(new BlockEntry(f, a.size(), a.lastModifiedTime().toMillis()));
+                total += a.size();
+              }
+            }
+          } catch (NoSuchFileException gone) {
+            // removed by someone else (a user's clear): nothing in it
+          }
+        }
+      }
+      if (total > maxSize) {
+        long target = maxSize / 10 * 9;
+        entries.sort(Comparator.comparingLong((BlockEntry e) -> e.mtime).thenComparing(e -> e.path));
+        int deleted = 0;
+        for (BlockEntry e : entries) {
+          if (total <= target) {
+            break;
+          }
+          if (Files.deleteIfExists(e.path)) {
+            statistics.evicted(e.size);
+            deleted++;
+          }
+          total -= e.size; // gone either way: deleted by us or by another JVM's eviction
+        }
+        LOG.debug("Read cache {}: evicted {} blocks, {} bytes left (bound {})", dir, deleted, total, maxSize);
+      }
+      estimatedSize.set(total);
+    }
+  }
+
+  private Optional<byte[]> corrupt(Path path, ObjectIdentity id, long index, String why) throws IOException {
+    statistics.checksumFailure();
+    LOG.warn("Read cache: block {} of {} in {} failed its check ({}): deleted, fetched again", index, id, path, why);
+    Files.deleteIfExists(path);
+    return Optional.empty();
+  }
+
+  /** The eviction order: a hit makes a block the most recently used. */
+  private static void touch(Path path) throws IOException {
+    try {
+      Files.setLastModifiedTime(path, FileTime.fromMillis(System.currentTimeMillis()));
+    } catch (NoSuchFileException evicted) {
+      // evicted by another JVM after we read it: the bytes read were whole and checked
+    }
+  }
+
+  private static void ensurePrivateDir(Path d, String key) throws IOException {
+    if (!Files.exists(d)) {
+      createPrivateDir(d);
+    }
+    PosixFileAttributes a;
+    try {
+      a = Files.readAttributes(d, PosixFileAttributes.class);
+    } catch (UnsupportedOperationException e) {
+      throw new CacheDirectoryException(d.toString(), "open read cache (" + key + ")",
+          "the file system has no POSIX permissions, so it cannot be kept to one user");
+    }
+    if (!a.isDirectory()) {
+      throw new CacheDirectoryException(d.toString(), "open read cache (" + key + ")", "not a directory");
+    }
+    UserPrincipal me = d.getFileSystem().getUserPrincipalLookupService()
+        .lookupPrincipalByName(System.getProperty("user.name"));
+    if (!a.owner().equals(me)) {
+      throw new CacheDirectoryException(d.toString(), "open read cache (" + key + ")", "owned by "
+          + a.owner().getName() + ", not by " + me.getName() + ": choose a directory of your own");
+    }
+    Set<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
+    open.addAll(a.permissions());
+    open.retainAll(NOT_OWNER);
+    if (!open.isEmpty()) {
+      throw new CacheDirectoryException(d.toString(), "open read cache (" + key + ")", "permissions "
+          + PosixFilePermissions.toString(a.permissions()) + " let other users in (the group or others may "
+          + open + "): make it rwx------ (chmod 700) or choose another directory");
+    }
+  }
+
+  private static void createPrivateDir(Path d) throws IOException {
+    try {
+      Files.createDirectory(d, PosixFilePermissions.asFileAttribute(OWNER_DIR));
+    } catch (FileAlreadyExistsException raced) {
+      // another JVM made it first
+    }
+  }
+
+  private static final class BlockEntry {
+    final Path path;
+    final long size;
+    final long mtime;
+
+    BlockEntry(Path path, long size, long mtime) {
+      this.path = path;
+      this.size = size;
+      this.mtime = mtime;
+    }
+  }
+}

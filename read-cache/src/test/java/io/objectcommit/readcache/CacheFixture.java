@@ -3,12 +3,15 @@ package io.objectcommit.readcache;
 import io.objectcommit.store.config.ConfigReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 
 /** What the read cache's tests share: options on a test directory, object bytes, the directory's files. */
@@ -39,9 +42,29 @@ final class CacheFixture {
     return b;
   }
 
+  /**
+   * The files under {@code dir} whose names end with {@code suffix}, sorted. Other JVMs may be renaming and deleting
+   * files meanwhile: a file that vanishes while the directory is read is simply not listed (Files.walk would fail on
+   * it, reading its attributes).
+   */
   static List<Path> files(Path dir, String suffix) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().collect(Collectors.toList());
+    List<Path> out = new ArrayList<>();
+    collect(dir, suffix, out);
+    Collections.sort(out);
+    return out;
+  }
+
+  private static void collect(Path dir, String suffix, List<Path> out) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        if (p.getFileName().toString().endsWith(suffix)) {
+          out.add(p);
+        } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+          collect(p, suffix, out);
+        }
+      }
+    } catch (NoSuchFileException gone) {
+      // removed meanwhile: nothing in it
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -206,9 +206,12 @@ class CheckpointImportIT {
       assertEquals(result[0].directories() + 3, used.of(S3Operation.PUT), used + "\n" + out);
       assertEquals(1, used.of(S3Operation.LIST), used.toString());
       assertEquals(2, used.of(S3Operation.HEAD), "the entries after the newest batch: " + used);
-      // the target's parent, read once (it does not exist), and the bucket, checked once when the store opens
-      assertEquals(1, used.of(S3Operation.GET), used.toString());
-      assertEquals(used.of(S3Operation.PUT) + 5, used.total(), used.toString());
+      // the target's parent, read once (it does not exist), and the bucket, checked once when the store opens; on a
+      // machine slow enough that the import outlasts the ancestor TTL (10 s), cached manifests are revalidated by
+      // bodiless conditional GETs (304) as well: counted apart, they are the file system's, not the import's
+      long revalidations = used.of(S3Operation.GET, 304);
+      assertEquals(1, used.of(S3Operation.GET) - revalidations, used.toString());
+      assertEquals(used.of(S3Operation.PUT) + 5 + revalidations, used.total(), used.toString());
       System.out.println("checkpoint import of a stock checkpoint (" + stateStore + ", 4 batches, 4 partitions): "
           + used + "\n" + out);
 

@@ -7,7 +7,6 @@ import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SpeculationNotSupportedException;
-import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.files.JobMarker;
@@ -378,7 +377,7 @@ public final class DirectCommitEngine {
     Map<String, Map<String, Set<String>>> foundInKept = new TreeMap<>();
     if (!committed) {
       for (Map.Entry<String, DirectTaskRecord> r : records.entrySet()) {
-        if (fence && stillWriting(r.getValue())) {
+        if (fence && KeptTaskRecords.stillWriting(r.getValue())) {
           Map<String, Set<String>> found = JobBookkeeping.byAttempt(store, r.getValue());
           found.values().forEach(doomed::addAll);
           foundInKept.put(r.getKey(), found);
@@ -409,7 +408,7 @@ public final class DirectCommitEngine {
       Set<String> kept = new TreeSet<>();
       bookkeeping.removeAll(foundInKept.keySet());
       for (Map.Entry<String, Map<String, Set<String>>> k : foundInKept.entrySet()) {
-        if (keepAccounted(store, k.getKey(), k.getValue())) {
+        if (KeptTaskRecords.keepAccounted(store, k.getKey(), k.getValue(), options.casAttempts())) {
           kept.add(k.getKey());
         }
       }
@@ -422,55 +421,6 @@ public final class DirectCommitEngine {
     }
     store.deleteBatch(bookkeeping);
     return doomed.size();
-  }
-
-  /**
-   * The records with an attempt still WRITING (neither committed, aborted nor superseded): one running after the
-   * abort (a cancelled task, or an executor the driver lost) or one that died without a trace. Job abort keeps them,
-   * so that the files such an attempt uploads later in a directory it had declared stay accounted for: the attempt
-   * removes them itself when it ends, and if it died, the cleanup command probes its groups again.
-   */
-  private static boolean stillWriting(DirectTaskRecord r) {
-    return r.attempts.stream().anyMatch(e -> e.state == AttemptEntry.State.WRITING);
-  }
-
-  /**
-   * A kept record: each attempt's known files become what the abort found (and deleted), so that a later probe of
-   * its groups (the cleanup command, the attempt's own clean-up) starts after them and finds files uploaded after the
-   * abort, past the gap the deletion left. A conditional write (compare-and-swap: the attempt may be declaring).
-   *
-   * <p>When no attempt of the record is writing any more, the record is deleted instead: its attempts ended between
-   * the abort's read of the records and now, and one that read the job-abort marker before the abort wrote it (a
-   * task abort racing the job abort) left its record for the job abort to remove.
-   *
-   * @return whether the record is kept (an attempt still writing)
-   */
-  private boolean keepAccounted(ObjectStore store, String key, Map<String, Set<String>> found) throws IOException {
-    TaskRecordHandle handle = new TaskRecordHandle(store, key, options.casAttempts());
-    handle.reload();
-    DirectTaskRecord now = handle.update(current -> {
-      if (current == null || !stillWriting(current)) {
-        return null; // the attempt removed it meanwhile, or every attempt has ended: nothing to write
-      }
-      for (AttemptEntry e : current.attempts) {
-        Set<String> f = found.get(e.attempt);
-        if (f != null && e.state == AttemptEntry.State.WRITING) {
-          Set<String> files = new TreeSet<>(e.files);
-          files.addAll(f);
-          e.files = new ArrayList<>(files);
-        }
-      }
-      return current;
-    });
-    if (now == null) {
-      return false;
-    }
-    if (!stillWriting(now)) {
-      LOG.info("Job abort: every attempt recorded in {} has ended meanwhile; removing the record", store.pathOf(key));
-      store.delete(key);
-      return false;
-    }
-    return true;
   }
 
   /**

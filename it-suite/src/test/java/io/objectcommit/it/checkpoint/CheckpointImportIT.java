@@ -133,10 +133,7 @@ class CheckpointImportIT {
     String source = bucket.s3a("old/q1");
     String target = "ckpt://" + bucket.name() + "/" + bucket.prefix() + "ckpt/q1";
     try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
-      Configuration conf = new Configuration();
-      proxied.s3aOptions().forEach(conf::set);
-      conf.set("fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
-      conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+      Configuration conf = commandConf(proxied);
       CheckpointImport.Options idleNow = new CheckpointImport.Options(false, false, Duration.ZERO);
 
       // 1. Stock Spark on s3a:// (no ckpt setting): batches 0 to 2, then batch 3 held in flight.
@@ -267,10 +264,7 @@ class CheckpointImportIT {
     String source = bucket.s3a("old/q2");
     String target = "ckpt://" + bucket.name() + "/" + bucket.prefix() + "ckpt/q2";
     try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
-      Configuration conf = new Configuration();
-      proxied.s3aOptions().forEach(conf::set);
-      conf.set("fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
-      conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+      Configuration conf = commandConf(proxied);
       CheckpointImport.Options idleNow = new CheckpointImport.Options(false, false, Duration.ZERO);
       try (SparkSession spark = SparkSessions.local("import-interrupted-stock", "local[2]", proxied.s3aOptions(),
           Map.of())) {
@@ -307,5 +301,14 @@ class CheckpointImportIT {
       resumeOneBatch("import-interrupted-resumed", ckptConf, proxied, input, in, target, 2,
           "continues with the next batch, none again");
     }
+  }
+
+  /** The command's configuration: the proxied bucket's S3A settings and {@code ckpt://}, uncached per run. */
+  private static Configuration commandConf(ProxiedBucket proxied) {
+    Configuration conf = new Configuration();
+    proxied.s3aOptions().forEach(conf::set);
+    conf.set("fs.ckpt.impl", "io.objectcommit.checkpoint.CheckpointFileSystem");
+    conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+    return conf;
   }
 }

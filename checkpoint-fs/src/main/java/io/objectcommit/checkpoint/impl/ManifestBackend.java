@@ -107,18 +107,20 @@ public final class ManifestBackend implements Backend {
 
   /**
    * Walks from the root to the directory at {@code comps[0..n)}. Ancestors are trusted for the ancestor TTL, the
-   * target for the manifest TTL; a missing or non-directory entry is only believed after a fresh read.
+   * target for the manifest TTL; a missing or non-directory entry is only believed from a read sent during this
+   * walk (else the manifest is read again).
    *
    * @throws FileNotFoundException if a component is missing
    * @throws ParentNotDirectoryException if a component is a file
    */
   Dir resolve(List<String> comps, int n) throws IOException {
+    long sentBefore = manifests.requestsSent();
     String id = DirManifest.ROOT_ID;
     ManifestStore.Cached c = manifests.get(id, "/", n == 0 ? manifestTtlMs : ancestorTtlMs);
     for (int i = 0; i < n; i++) {
       String name = comps.get(i);
       Entry e = c.manifest.entries.get(name);
-      if ((e == null || !e.isDir()) && c.validatedAt < System.currentTimeMillis() - 1) {
+      if ((e == null || !e.isDir()) && !c.sentAfter(sentBefore)) {
         c = manifests.get(id, pathString(comps, i), 0); // do not believe a stale "missing"
         e = c.manifest.entries.get(name);
       }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -38,16 +39,26 @@ final class ManifestStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(ManifestStore.class);
 
-  /** A manifest, the ETag of the object it was read from (null: no object yet), and when it was last validated. */
+  /**
+   * A manifest, the ETag of the object it was read from (null: no object yet), when it was last validated, and the
+   * number of the request that read, confirmed or wrote it ({@link #requestsSent()}).
+   */
   static final class Cached {
     final DirManifest manifest;
     final String etag;
     final long validatedAt;
+    final long request;
 
-    Cached(DirManifest manifest, String etag, long validatedAt) {
+    Cached(DirManifest manifest, String etag, long validatedAt, long request) {
       this.manifest = manifest;
       this.etag = etag;
       this.validatedAt = validatedAt;
+      this.request = request;
+    }
+
+    /** Whether the request behind this copy was sent after {@code requestsSent} requests: a read since then. */
+    boolean sentAfter(long requestsSent) {
+      return request > requestsSent;
     }
   }
 
@@ -65,6 +76,8 @@ final class ManifestStore {
   private final CompareAndSwap cas;
   private final LongSupplier clock;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+  /** Numbers the manifest requests in the order they are sent (1, 2, ...). */
+  private final AtomicLong requests = new AtomicLong();
   /** One lock per directory changed by this JVM (a handful per checkpoint directory: kept, as small as the ids). */
   private final Map<String, ReentrantLock> updateLocks = new ConcurrentHashMap<>();
   private final int missingReadAttempts;
@@ -84,6 +97,14 @@ final class ManifestStore {
     this.missingReadAttempts = missingReadAttempts;
     this.clock = clock;
     this.sleeper = sleeper;
+  }
+
+  /**
+   * How many manifest requests this store has sent so far. A copy whose request was sent after this count ({@link
+   * Cached#sentAfter}) is as fresh as a read started now: no write completed before now is missing from it.
+   */
+  long requestsSent() {
+    return requests.get();
   }
 
   String manifestKey(String dirId) {
@@ -111,17 +132,18 @@ final class ManifestStore {
     }
     String key = manifestKey(dirId);
     for (int attempt = 0; ; attempt++) {
+      long request = requests.incrementAndGet();
       try {
         if (c != null && c.etag != null) {
           Optional<StoredBytes> changed = store.getBytesIfChanged(key, c.etag);
           if (changed.isEmpty()) {
-            Cached fresh = new Cached(c.manifest, c.etag, clock.getAsLong());
+            Cached fresh = new Cached(c.manifest, c.etag, clock.getAsLong(), request);
             cache.put(dirId, fresh);
             return fresh;
           }
-          return remember(dirId, changed.get(), clock.getAsLong());
+          return remember(dirId, changed.get(), clock.getAsLong(), request);
         }
-        return remember(dirId, store.getBytes(key), clock.getAsLong());
+        return remember(dirId, store.getBytes(key), clock.getAsLong(), request);
       } catch (FileNotFoundException missing) {
         if (attempt + 1 >= missingReadAttempts) {
           throw new PathIOException(store.pathOf(key), "the manifest of directory " + createdAs + " is missing"
@@ -150,8 +172,9 @@ final class ManifestStore {
    */
   void createEmpty(String dirId, String createdAs) throws IOException {
     DirManifest m = DirManifest.empty(dirId, createdAs);
+    long request = requests.incrementAndGet();
     ObjectInfo written = store.createExclusive(manifestKey(dirId), Payload.of(DirManifest.CODEC.toBytes(m)));
-    cache.put(dirId, new Cached(m, written.etag(), clock.getAsLong()));
+    cache.put(dirId, new Cached(m, written.etag(), clock.getAsLong(), request));
   }
 
   /**
@@ -180,13 +203,13 @@ final class ManifestStore {
    */
   private static final Set<String> ROOTS_ENSURED = ConcurrentHashMap.newKeySet();
 
-  private Cached remember(String dirId, StoredBytes b, long now) throws IOException {
+  private Cached remember(String dirId, StoredBytes b, long now, long request) throws IOException {
     DirManifest m = DirManifest.CODEC.fromBytes(b.data(), store.pathOf(manifestKey(dirId)));
     if (!dirId.equals(m.dirId)) {
       throw new CorruptRecordException(store.pathOf(manifestKey(dirId)),
           "manifest names directory " + m.dirId + ", expected " + dirId, null);
     }
-    Cached c = new Cached(m, b.info().etag(), now);
+    Cached c = new Cached(m, b.info().etag(), now, request);
     cache.put(dirId, c);
     return c;
   }
@@ -225,9 +248,10 @@ final class ManifestStore {
         return result; // nothing to write
       }
       Payload body = Payload.of(DirManifest.CODEC.toBytes(next));
+      long request = requests.incrementAndGet();
       ObjectInfo written = CompareAndSwap.write(() -> cur.etag == null ? store.createExclusive(key, body)
           : store.replaceIfMatch(key, body, cur.etag));
-      cache.put(dirId, new Cached(next, written.etag(), clock.getAsLong()));
+      cache.put(dirId, new Cached(next, written.etag(), clock.getAsLong(), request));
       return result;
     });
   }

@@ -1,6 +1,7 @@
 package io.objectcommit.checkpoint.impl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.files.DirManifest;
@@ -73,6 +74,25 @@ class ManifestStoreTest {
     manifests.forget(DIR);
     assertEquals(THREADS, manifests.get(DIR, "/q/state/0/3", 0).manifest.entries.size(),
         "every change is in the manifest");
+  }
+
+  /**
+   * Whether a copy was read after a point of a walk is told by the order of the requests, not by the clock: a
+   * directory walk believes a missing name only from a manifest read during the walk, and a clock (here one that
+   * stands still) cannot make a copy just read look older than the walk, nor a cached one newer.
+   */
+  @Test
+  void aCopyReadDuringAWalkIsToldFromACachedOneByTheRequestsNotTheClock() throws Exception {
+    ManifestStore stillClock = new ManifestStore(store, "q/", 20, 3, () -> 0L, ms -> { });
+    stillClock.createEmpty(DIR, "/q");
+    long walkStarts = stillClock.requestsSent();
+    InMemoryRequestCounts before = store.counts();
+    assertFalse(stillClock.get(DIR, "/q", Long.MAX_VALUE).sentAfter(walkStarts), "the copy written before");
+    assertEquals(0, store.counts().minus(before).total(), "taken from the cache");
+    assertTrue(stillClock.get(DIR, "/q", 0).sentAfter(walkStarts), "revalidated during the walk");
+    assertEquals(1, store.counts().minus(before).of(S3Operation.GET), store.counts().minus(before).toString());
+    long nextWalk = stillClock.requestsSent();
+    assertFalse(stillClock.get(DIR, "/q", Long.MAX_VALUE).sentAfter(nextWalk), "read before the next walk");
   }
 
   /** Another process's change: this JVM's cached ETag is stale, its write is refused, and it reads and retries. */

@@ -64,7 +64,7 @@ class RequestAttributionSparkIT {
     List<Map<String, String>> out = new ArrayList<>();
     for (SeenRequest r : seen) {
       Map<String, String> f = r.referrerParams();
-      boolean ours = r.userAgent() != null && r.userAgent().contains("objectcommit");
+      boolean ours = r.fromObjectcommit();
       assertEquals(ours, f.containsKey("oc"), "objectcommit's requests, and only they, carry our fields: " + r
           + " User-Agent: " + r.userAgent());
       if (!ours) {

@@ -185,8 +185,10 @@ class CheckpointImportIT {
       proxied.runStoreChecks();
       CheckpointImport.Result[] result = new CheckpointImport.Result[1];
       String out = run(conf, target, (m, o) -> result[0] = m.importFrom(URI.create(source), idleNow, o));
-      RequestCounts used = proxied.proxy().counts();
-      List<SeenRequest> seen = proxied.proxy().requests();
+      // the import's requests: Spark's S3A may send its own meanwhile (the stopped query's state store maintenance
+      // lists the state directories every minute while the session lives)
+      List<SeenRequest> seen = proxied.proxy().requests().stream().filter(SeenRequest::fromObjectcommit).toList();
+      RequestCounts used = RequestCounts.of(seen);
       assertEquals(Outcome.IMPORTED, result[0].outcome(), out);
       assertTrue(out.contains("; 1 source logs and 4 state stores checked"), "each partition's state store: " + out);
       assertEquals(before, etags(bucket, "old/q1/"), "no object of the source rewritten, added or deleted");

@@ -223,7 +223,7 @@ class StoreCheckPerApplicationClusterIT {
         continue;
       }
       Map<String, String> f = r.referrerParams();
-      boolean ours = r.userAgent() != null && r.userAgent().contains("objectcommit");
+      boolean ours = r.fromObjectcommit();
       if (ours != f.containsKey("oc")) {
         c.unattributed++; // one of ours without the header, or the header on someone else's
       }

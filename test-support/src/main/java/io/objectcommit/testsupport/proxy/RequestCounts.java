@@ -1,5 +1,6 @@
 package io.objectcommit.testsupport.proxy;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -18,6 +19,15 @@ public class RequestCounts {
     Map<S3Operation, Map<Integer, Long>> copy = new EnumMap<>(S3Operation.class);
     counts.forEach((op, byStatus) -> copy.put(op, Collections.unmodifiableMap(new TreeMap<>(byStatus))));
     this.counts = Collections.unmodifiableMap(copy);
+  }
+
+  /** The counts of these requests, for example of one client's among what the proxy saw. */
+  public static RequestCounts of(Collection<SeenRequest> requests) {
+    Map<S3Operation, Map<Integer, Long>> counts = new EnumMap<>(S3Operation.class);
+    for (SeenRequest r : requests) {
+      counts.computeIfAbsent(r.operation(), k -> new TreeMap<>()).merge(r.status(), 1L, Long::sum);
+    }
+    return new RequestCounts(counts);
   }
 
   /** Requests of this operation, whatever their status. */

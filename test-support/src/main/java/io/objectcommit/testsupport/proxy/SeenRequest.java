@@ -43,6 +43,11 @@ public final class SeenRequest {
     return userAgent;
   }
 
+  /** Whether objectcommit sent it: its {@code User-Agent} names objectcommit (S3A's and Spark's do not). */
+  public boolean fromObjectcommit() {
+    return userAgent != null && userAgent.contains("objectcommit");
+  }
+
   /** The {@code Referer} header as sent, or null. */
   public String referrer() {
     return referrer;

@@ -9,8 +9,8 @@ import static io.objectcommit.codecs.impl.SplitReading.readSplits;
 import static io.objectcommit.codecs.impl.SplitReading.text;
 import static io.objectcommit.codecs.impl.SplitReading.writeBgzf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.codecs.BgzfFormatException;
 import java.io.IOException;
@@ -18,164 +18,81 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every line of a BGZF file is read exactly once, in order, whatever the splits: the union of the records of all
- * splits (Hadoop's LineRecordReader, as Spark reads text) equals the lines java.util.zip finds in the file.
+ * BGZF: the splitting scenarios every unit format meets ({@link UnitSplitScenarios}) with BGZF blocks, checked
+ * against java.util.zip, plain gzip under {@code .gz} read whole; and BGZF's own cases.
  */
-class BgzfSplitsTest {
+class BgzfSplitsTest extends UnitSplitScenarios {
 
-  @TempDir
-  Path dir;
-
-  private void assertExactForSizes(Path file, Configuration conf, long... sizes) throws IOException {
-    List<String> expected = lines(gunzip(file));
-    for (long size : sizes) {
-      SplitReading.Result r = readSplits(conf, file, size);
-      assertSameLines(expected, r.lines, "splits of " + size + " bytes");
-    }
+  @Override
+  String extension() {
+    return ".bgz";
   }
 
-  @Test
-  void smallBlocksAnySplitSizeReadsEveryLineOnce() throws IOException {
-    byte[] content = text(1, 12_000, 150, "\n");
-    Path file = writeBgzf(dir.resolve("small.bgz"), content, 97);
-    long length = Files.size(file);
-    assertTrue(blockOffsets(Files.readAllBytes(file)).size() > 100, "many blocks");
-    assertExactForSizes(file, conf(false), 1, 2, 3, 5, 13, 64, 100, 127, 500, 1000, 4096, length / 3, length - 1,
-        length, length + 5);
-    SplitReading.Result r = readSplits(conf(false), file, 500);
-    assertTrue(r.splitsWithRecords() > 10, "records spread over the splits: " + r.perSplit);
+  @Override
+  Path write(Path file, byte[] content, int unitData) throws IOException {
+    return writeBgzf(file, content, unitData);
   }
 
-  @Test
-  void splitsEndingExactlyAtBlockBoundariesOrOneByteAround() throws IOException {
-    byte[] content = text(2, 20_000, 120, "\n");
-    Path file = writeBgzf(dir.resolve("bounds.bgz"), content, 150);
-    byte[] bytes = Files.readAllBytes(file);
-    List<Long> blocks = blockOffsets(bytes);
-    List<String> expected = lines(content);
-    assertSameLines(expected, lines(gunzip(file)), "java.util.zip");
-    for (int shift = -1; shift <= 1; shift++) {
-      for (int every = 1; every <= 3; every++) {
-        List<long[]> splits = new ArrayList<>();
-        long start = 0;
-        for (int b = every; b < blocks.size(); b += every) {
-          long boundary = blocks.get(b) + shift;
-          if (boundary > start) {
-            splits.add(new long[] {start, boundary - start});
-            start = boundary;
-          }
-        }
-        splits.add(new long[] {start, bytes.length - start});
-        for (boolean oldApi : new boolean[] {false, true}) {
-          SplitReading.Result r = readSplits(conf(false), file, splits, oldApi);
-          assertSameLines(expected, r.lines, "splits at every " + every + " block boundaries " + shift
-              + (oldApi ? " (mapred)" : " (mapreduce)"));
-        }
-      }
-    }
-  }
-
-  @Test
-  void aRecordStraddlingBlocksIsReadOnceWhereverTheSplitEnds() throws IOException {
-    // one line of 1,000 bytes over 10 blocks of 100, between short lines
-    String longLine = "x".repeat(1000);
-    byte[] content = ("a\nb\n" + longLine + "\nc\nd\n").getBytes(StandardCharsets.UTF_8);
-    Path file = writeBgzf(dir.resolve("straddle.bgz"), content, 100);
-    List<String> expected = List.of("a", "b", longLine, "c", "d");
-    assertSameLines(expected, lines(gunzip(file)), "java.util.zip");
-    long length = Files.size(file);
-    for (long cut = 1; cut < length; cut++) {
-      List<long[]> splits = List.of(new long[] {0, cut}, new long[] {cut, length - cut});
-      assertSameLines(expected, readSplits(conf(false), file, splits, false).lines, "two splits cut at " + cut);
-    }
-  }
-
-  @Test
-  void lastLineWithoutNewline() throws IOException {
-    byte[] content = text(3, 5_000, 100, "\n");
-    byte[] noNewline = SplitReading.concat(content, "the last line".getBytes(StandardCharsets.UTF_8));
-    Path file = writeBgzf(dir.resolve("last.bgz"), noNewline, 128);
-    List<String> expected = lines(gunzip(file));
-    assertEquals("the last line", expected.get(expected.size() - 1));
-    assertExactForSizes(file, conf(false), 1, 7, 100, 1000, Files.size(file));
-  }
-
-  @Test
-  void crlfAndCrLineEndings() throws IOException {
-    for (String eol : List.of("\r\n", "\r")) {
-      byte[] content = text(4, 5_000, 100, eol);
-      Path file = writeBgzf(dir.resolve("eol" + eol.length() + ".bgz"), content, 101);
-      assertExactForSizes(file, conf(false), 1, 3, 50, 333, 4096);
-    }
-  }
-
-  @Test
-  void emptyFilesHaveNoLines() throws IOException {
-    Path empty = dir.resolve("empty.bgz");
-    Files.write(empty, new byte[0]);
-    assertEquals(List.of(), readSplits(conf(false), empty, 10).lines);
-    Path onlyEof = writeBgzf(dir.resolve("eof-only.bgz"), new byte[0], 100);
-    assertEquals(28, Files.size(onlyEof), "just the end-of-file marker");
-    for (long size : new long[] {1, 5, 28}) {
-      assertEquals(List.of(), readSplits(conf(false), onlyEof, size).lines);
-    }
-  }
-
-  @Test
-  void defaultBlocksWithALineLongerThanABlockBothApis() throws IOException {
-    byte[] content = SplitReading.concat(text(5, 400_000, 2_000, "\n"),
-        ("y".repeat(150_000) + "\n").getBytes(StandardCharsets.UTF_8), text(6, 200_000, 2_000, "\n"));
-    Path file = dir.resolve("default.bgz");
+  @Override
+  Path writeDefault(Path file, byte[] content) throws IOException {
     try (OutputStream out = new BgzfOutputStream(Files.newOutputStream(file), 6)) {
       out.write(content);
     }
-    List<String> expected = lines(content);
-    assertSameLines(expected, lines(gunzip(file)), "java.util.zip");
-    long length = Files.size(file);
-    for (long size : new long[] {1_000, 65_536, 100_000, length / 3}) {
-      List<long[]> splits = new ArrayList<>();
-      for (long s = 0; s < length; s += size) {
-        splits.add(new long[] {s, Math.min(size, length - s)});
-      }
-      for (boolean oldApi : new boolean[] {false, true}) {
-        assertSameLines(expected, readSplits(conf(false), file, splits, oldApi).lines,
-            "splits of " + size + (oldApi ? " (mapred)" : " (mapreduce)"));
-      }
-    }
+    return file;
   }
 
-  @Test
-  void plainGzipUnderTheGzExtensionIsReadWholeByTheFirstSplit() throws IOException {
-    byte[] content = text(7, 8_000, 300, "\n");
-    Path file = dir.resolve("plain.gz");
+  @Override
+  int defaultUnitData() {
+    return BgzfFormat.WRITE_DATA_SIZE;
+  }
+
+  @Override
+  List<Long> unitOffsets(byte[] file) {
+    return blockOffsets(file);
+  }
+
+  @Override
+  byte[] decompress(Path file) throws IOException {
+    return gunzip(file);
+  }
+
+  @Override
+  long endOnlySize() {
+    return 28; // the end-of-file marker block
+  }
+
+  @Override
+  Path writePlain(Path file, byte[] content) throws IOException {
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
       out.write(content);
     }
-    // and a file of two plain members, as cat a.gz b.gz makes
-    Path twoMembers = dir.resolve("two.gz");
-    byte[] second = text(8, 4_000, 300, "\n");
-    Path part = dir.resolve("part.gz");
-    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(part))) {
-      out.write(second);
-    }
-    Files.write(twoMembers, SplitReading.concat(Files.readAllBytes(file), Files.readAllBytes(part)));
-    for (Path f : List.of(file, twoMembers)) {
-      List<String> expected = lines(gunzip(f));
-      long length = Files.size(f);
-      for (long size : new long[] {1, 100, 1000, length / 3, length}) {
-        SplitReading.Result r = readSplits(conf(true), f, size);
-        assertSameLines(expected, r.lines, f.getFileName() + " in splits of " + size);
-        assertEquals(expected.size(), (int) r.perSplit.get(0), "the first split reads every line");
-      }
-    }
+    return file;
+  }
+
+  @Override
+  String plainExtension() {
+    return ".gz";
+  }
+
+  @Override
+  Configuration claimingPlain() {
+    return conf(true);
+  }
+
+  @Override
+  long checksummedByteBefore(long next) {
+    return next - 6; // in the block's trailer: its CRC32
+  }
+
+  @Override
+  long offsetOf(IOException e) {
+    return assertInstanceOf(BgzfFormatException.class, e).offset();
   }
 
   @Test
@@ -251,16 +168,4 @@ class BgzfSplitsTest {
     assertExactForSizes(path, conf(false), 1_000, 30_000, 65_536, 100_000);
   }
 
-  @Test
-  void aCorruptBlockFails() throws IOException {
-    Path file = writeBgzf(dir.resolve("corrupt.bgz"), text(11, 3_000, 100, "\n"), 300);
-    byte[] bytes = Files.readAllBytes(file);
-    List<Long> blocks = blockOffsets(bytes);
-    int inSecondBlockTrailer = (int) (blocks.get(2) - 6);
-    bytes[inSecondBlockTrailer] ^= 0x55;
-    Files.write(file, bytes);
-    BgzfFormatException e = assertThrows(BgzfFormatException.class,
-        () -> readSplits(conf(false), file, Files.size(file)));
-    assertEquals(blocks.get(1), e.offset(), e.getMessage());
-  }
 }

@@ -89,6 +89,22 @@ public final class CheckpointConstants {
   public static final String MISSING_READ_ATTEMPTS = "fs.objectcommit.checkpoint.s3.missing-read-attempts";
   public static final int MISSING_READ_ATTEMPTS_DEFAULT = 20;
 
+  /**
+   * Files up to this size (in bytes) are kept inside their directory's manifest instead of a data object of their
+   * own, so that writing one costs one conditional PUT and reading it no GET beyond the manifest's; 0 keeps every
+   * file in a data object (the format of version 1): {@value}. Spark's checkpoint files are mostly this small
+   * (offset and commit logs, state deltas of small state, checksum sidecars).
+   */
+  public static final String INLINE_MAX_FILE_SIZE = "fs.objectcommit.checkpoint.s3.inline.max-file-size";
+  public static final long INLINE_MAX_FILE_SIZE_DEFAULT = 8L * 1024;
+
+  /**
+   * The most bytes of files one directory's manifest holds inside it; a file that would go beyond gets a data object
+   * of its own. It bounds the size of a manifest, which is rewritten at every change of its directory: {@value}.
+   */
+  public static final String INLINE_MAX_PER_DIRECTORY = "fs.objectcommit.checkpoint.s3.inline.max-per-directory";
+  public static final long INLINE_MAX_PER_DIRECTORY_DEFAULT = 128L * 1024;
+
   /** Files up to this size are buffered in memory while written; larger ones spill to a local file: {@value}. */
   public static final String BUFFER_MEMORY = "fs.objectcommit.checkpoint.buffer.memory";
   public static final long BUFFER_MEMORY_DEFAULT = 8L * 1024 * 1024;

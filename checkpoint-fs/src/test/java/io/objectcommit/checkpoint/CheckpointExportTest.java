@@ -121,8 +121,12 @@ class CheckpointExportTest {
     assertEquals(files.size(), bucket.keys(prefix).size(), "nothing else under " + prefix + ": " + bucket.keys(prefix));
   }
 
+  /**
+   * The adopted files are copied server-side; batch 3's five files, written through the file system, are small
+   * enough to be kept in their directories' manifests (the default): one PUT of their bytes each.
+   */
   @Test
-  void aNewPrefixGetsOneServerSideCopyPerFileAndNothingElse() throws Exception {
+  void aNewPrefixGetsOneServerSideCopyPerDataObjectAndOnePutPerInlineFile() throws Exception {
     Map<String, String> files = importedCheckpoint();
     runBatch3(files, true);
     InMemoryRequestCounts c0 = bucket.counts();
@@ -136,10 +140,12 @@ class CheckpointExportTest {
     assertEquals(0, r[0].inPlace());
     assertTrue(out.contains("last committed batch 3; 1 source logs and 2 state stores checked; " + files.size()
         + " to copy"), out);
+    assertTrue(out.contains("to send " + (files.size() - 5) + " COPY (server-side: no data through this process)"
+        + " and 5 PUT (files kept in their directory's manifest)"), out);
     assertPlainCheckpoint("plain/q1/", files);
-    assertEquals(files.size(), used.of(S3Operation.COPY), used.toString());
-    assertEquals(0, used.of(S3Operation.PUT) + used.of(S3Operation.DELETE) + used.of(S3Operation.BULK_DELETE),
-        "nothing written but the copies: " + used);
+    assertEquals(files.size() - 5, used.of(S3Operation.COPY), used.toString());
+    assertEquals(5, used.of(S3Operation.PUT), "batch 3's files: " + used);
+    assertEquals(0, used.of(S3Operation.DELETE) + used.of(S3Operation.BULK_DELETE), "nothing deleted: " + used);
     assertEquals(1, used.of(S3Operation.LIST), "the target's listing: " + used);
     assertEquals(0, used.of(S3Operation.HEAD), used.toString());
 
@@ -147,7 +153,22 @@ class CheckpointExportTest {
     assertTrue(export("s3a://" + bucketName + "/plain/q1", NOW, r).contains("already exported"));
     assertEquals(Outcome.ALREADY_EXPORTED, r[0].outcome());
     assertEquals(files.size(), r[0].alreadyThere());
-    assertEquals(0, bucket.counts().minus(c1).of(S3Operation.COPY), "a second run copies nothing");
+    InMemoryRequestCounts again = bucket.counts().minus(c1);
+    assertEquals(0, again.of(S3Operation.COPY) + again.of(S3Operation.PUT), "a second run writes nothing: " + again);
+  }
+
+  @Test
+  void anObjectOfAnInlineFilesNameWithOtherBytesRefusesTheExport() throws Exception {
+    Map<String, String> files = importedCheckpoint();
+    runBatch3(files, true);
+    String offsets3 = files.get("offsets/3");
+    byte[] other = bytes(offsets3);
+    other[other.length - 1] ^= 1;
+    bucket.put("plain/q1/offsets/3", Payload.of(other), WriteCondition.none());
+    CheckpointExportException e = assertThrows(CheckpointExportException.class,
+        () -> export("s3a://" + bucketName + "/plain/q1", NOW, null));
+    assertTrue(e.reasons().stream().anyMatch(m -> m.contains("offsets/3 exists and is not a copy of the checkpoint's"
+        + " offsets/3")), e.getMessage());
   }
 
   @Test
@@ -164,7 +185,7 @@ class CheckpointExportTest {
     assertEquals(Outcome.EXPORTED, r[0].outcome());
     assertEquals(5, r[0].copied(), "batch 3's five files");
     assertEquals(files.size() - 5, r[0].inPlace());
-    assertEquals(5, bucket.counts().minus(c0).of(S3Operation.COPY));
+    assertEquals(5, bucket.counts().minus(c0).of(S3Operation.PUT), "batch 3's files are small: kept inline");
     assertPlainCheckpoint("old/q1/", files);
   }
 

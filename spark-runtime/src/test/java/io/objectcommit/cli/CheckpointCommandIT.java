@@ -32,22 +32,24 @@ class CheckpointCommandIT {
     conf.setBoolean("fs.ckpt.impl.disable.cache", true);
     String root = "ckpt://" + bucket.name() + "/";
     try (FileSystem fs = FileSystem.get(URI.create(root), conf)) {
-      for (String f : List.of("q/offsets/0", "q/commits/0")) {
-        try (var out = fs.create(new org.apache.hadoop.fs.Path(root + f), false)) {
-          out.write("12345".getBytes(StandardCharsets.UTF_8));
-        }
+      // a small file, kept in its directory's manifest, and one with a data object of its own
+      try (var out = fs.create(new org.apache.hadoop.fs.Path(root + "q/offsets/0"), false)) {
+        out.write("12345".getBytes(StandardCharsets.UTF_8));
+      }
+      try (var out = fs.create(new org.apache.hadoop.fs.Path(root + "q/commits/0"), false)) {
+        out.write(new byte[10_000]);
       }
     }
     List<String> settings = CommandRun.settings(bucket, dir);
 
     CommandRun ls = CommandRun.of(args(settings, "checkpoint", "ls", root + "q"));
     assertEquals(0, ls.code, ls.toString());
-    assertTrue(ls.out.contains("5  /q/offsets/0") && ls.out.contains("3 directories, 2 files, 10 bytes"),
+    assertTrue(ls.out.contains("5  /q/offsets/0") && ls.out.contains("3 directories, 2 files, 10005 bytes"),
         ls.toString());
 
     CommandRun verify = CommandRun.of(args(settings, "checkpoint", "verify", root));
     assertEquals(0, verify.code, verify.toString());
-    assertTrue(verify.out.contains("2 files (10 bytes): OK"), verify.toString());
+    assertTrue(verify.out.contains("2 files (10005 bytes): OK"), verify.toString());
 
     bucket.plain().putObject(bucket.name(), "q/offsets/1~00112233445566ff", "orphan");
     CommandRun dry = CommandRun.of(args(settings, "checkpoint", "gc", root, "--min-age", "0s", "--dry-run"));

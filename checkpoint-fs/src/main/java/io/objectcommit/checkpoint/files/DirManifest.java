@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.objectcommit.store.files.JsonRecord;
 import io.objectcommit.store.files.JsonRecordCodec;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -15,16 +16,17 @@ import java.util.TreeMap;
  * {@code <prefix>.ckpt/dirs/<dirId>.json} and is only ever replaced by a conditional write (create-if-absent for a
  * new directory, If-Match for a change), so each namespace change is one atomic write of one small object.
  *
- * <p>Entries map a child name to a file (the immutable data object holding its bytes, size, time) or a directory
- * (the id of the child's own manifest). The id, not the path, names a directory's manifest: renaming a directory
+ * <p>Entries map a child name to a file (the immutable data object holding its bytes, or since version 2 the bytes
+ * themselves, base64 in {@code inline}, for a small file; size, time) or a directory (the id of the child's own
+ * manifest). The id, not the path, names a directory's manifest: renaming a directory
  * moves one entry; a manifest left behind by a crash has an id no live entry points to, so it is never read.
  */
 public final class DirManifest extends JsonRecord {
 
   /** The record type: {@value}. */
   public static final String TYPE = "objectcommit/checkpoint/dir-manifest";
-  /** The version this code writes: {@value}. */
-  public static final int VERSION = 1;
+  /** The version this code writes: {@value}. Version 1 (no inline files) is still read. */
+  public static final int VERSION = 2;
   /** Compact JSON: manifests of large directories are rewritten at every change. */
   public static final JsonRecordCodec<DirManifest> CODEC = new JsonRecordCodec<>(DirManifest.class, TYPE, 1, VERSION,
       false);
@@ -39,9 +41,12 @@ public final class DirManifest extends JsonRecord {
     /** {@code file} or {@code dir}. */
     @JsonProperty("kind")
     public String kind;
-    /** Files: the data object's key. */
+    /** Files: the data object's key; absent when the bytes are {@link #inline}. */
     @JsonProperty("data")
     public String data;
+    /** Small files (version 2): the file's bytes, base64; absent when they are in a data object. */
+    @JsonProperty("inline")
+    public String inline;
     /** Files: size in bytes. */
     @JsonProperty("size")
     public Long size;
@@ -79,6 +84,16 @@ public final class DirManifest extends JsonRecord {
       return e;
     }
 
+    /** A small file whose bytes are kept in the manifest itself. */
+    public static Entry inlineFile(byte[] bytes, long mtime) {
+      Entry e = new Entry();
+      e.kind = "file";
+      e.inline = Base64.getEncoder().encodeToString(bytes);
+      e.size = (long) bytes.length;
+      e.mtime = mtime;
+      return e;
+    }
+
     /** A file adopted from an existing checkpoint: its data object is the old file's own object. */
     public static Entry adopted(String data, long size, long mtime, String etag) {
       Entry e = file(data, size, mtime);
@@ -91,6 +106,23 @@ public final class DirManifest extends JsonRecord {
       return "dir".equals(kind);
     }
 
+    /** A file whose bytes are in the manifest, not in a data object. */
+    @JsonIgnore
+    public boolean isInline() {
+      return inline != null;
+    }
+
+    /** The bytes of an inline file. */
+    public byte[] inlineBytes() {
+      return Base64.getDecoder().decode(inline);
+    }
+
+    /** How many bytes of file content this entry holds in the manifest (0 unless inline). */
+    @JsonIgnore
+    public long inlineSize() {
+      return isInline() ? size : 0;
+    }
+
     @Override
     public boolean equals(Object o) {
       if (!(o instanceof Entry)) {
@@ -99,7 +131,7 @@ public final class DirManifest extends JsonRecord {
       Entry x = (Entry) o;
       return Objects.equals(kind, x.kind) && Objects.equals(data, x.data)
           && Objects.equals(size, x.size) && mtime == x.mtime && Objects.equals(id, x.id)
-          && Objects.equals(etag, x.etag);
+          && Objects.equals(etag, x.etag) && Objects.equals(inline, x.inline);
     }
 
     @Override
@@ -115,6 +147,7 @@ public final class DirManifest extends JsonRecord {
       e.mtime = mtime;
       e.id = id;
       e.etag = etag;
+      e.inline = inline;
       return e;
     }
   }
@@ -151,6 +184,25 @@ public final class DirManifest extends JsonRecord {
     return m;
   }
 
+  /** The bytes of files held inside this manifest. */
+  public long inlineBytes() {
+    long n = 0;
+    for (Entry e : entries.values()) {
+      n += e.inlineSize();
+    }
+    return n;
+  }
+
+  /** The length of what a base64 text decodes to, without decoding it (-1 if it is not base64's length). */
+  private static long decodedLength(String base64) {
+    int n = base64.length();
+    if (n % 4 != 0) {
+      return -1;
+    }
+    int pad = n == 0 ? 0 : base64.charAt(n - 1) != '=' ? 0 : base64.charAt(n - 2) == '=' ? 2 : 1;
+    return n / 4 * 3L - pad;
+  }
+
   @Override
   public void validate() {
     check(dirId != null && !dirId.isEmpty(), "no dirId");
@@ -164,8 +216,15 @@ public final class DirManifest extends JsonRecord {
       if (v.isDir()) {
         check(v.id != null && !v.id.isEmpty(), "directory entry '" + name + "' has no id");
       } else {
-        check(v.data != null && !v.data.isEmpty(), "file entry '" + name + "' has no data object");
         check(v.size != null && v.size >= 0, "file entry '" + name + "' has no size");
+        if (v.isInline()) {
+          check(v.data == null && v.etag == null, "file entry '" + name + "' is inline and has a data object");
+          check(getVersion() >= 2, "file entry '" + name + "' is inline in a manifest of version " + getVersion());
+          check(decodedLength(v.inline) == v.size, "inline file entry '" + name + "' holds "
+              + decodedLength(v.inline) + " bytes, its size says " + v.size);
+        } else {
+          check(v.data != null && !v.data.isEmpty(), "file entry '" + name + "' has no data object");
+        }
       }
     }
   }

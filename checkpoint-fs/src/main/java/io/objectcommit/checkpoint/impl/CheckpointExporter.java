@@ -10,7 +10,10 @@ import io.objectcommit.store.Listings;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Parallel;
+import io.objectcommit.store.Payload;
+import io.objectcommit.store.WriteCondition;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.util.ArrayList;
@@ -27,14 +30,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes a stopped query's checkpoint of the S3 backend back as a plain checkpoint at a prefix of the same bucket,
  * which stock Spark reads on {@code s3a://}: every file of the logical tree becomes the object of its name under the
- * prefix, by a server-side copy of its data object (no bytes through this process), or by nothing at all where the
- * data object already has that name (an adopted object exported back to where it was imported from). Nothing of the
- * checkpoint FileSystem's namespace is written or deleted.
+ * prefix, by a server-side copy of its data object (no bytes through this process), by a PUT of its bytes for a
+ * small file kept in its directory's manifest, or by nothing at all where the data object already has that name (an
+ * adopted object exported back to where it was imported from). Nothing of the checkpoint FileSystem's namespace is
+ * written or deleted.
  *
  * <p>Before copying, the tree is checked against what the query needs to resume ({@link StreamingCheckpointLayout};
  * the manifests are authoritative, so a missing file is missing) and against signs that the query runs. The target
- * prefix must hold nothing but this checkpoint's files: an object there of the same name and ETag as the file's is an
- * earlier run's copy (resumable), anything else refuses the export. The files are copied in an order that leaves a
+ * prefix must hold nothing but this checkpoint's files: an object there of the same name and ETag as the file's (for
+ * a file kept in its manifest: the same bytes) is an earlier run's copy (resumable), anything else refuses the
+ * export. The files are copied in an order that leaves a
  * partial target recognisable: {@code offsets/} after the state and source files, {@code commits/} after that and
  * {@code metadata} last, so a target without {@code metadata} is an export that did not finish (run it again). Within
  * each of these groups the copies run {@link CheckpointExport#COPY_THREADS} at a time.
@@ -144,6 +149,7 @@ public final class CheckpointExporter {
     long inPlace = 0;
     long alreadyThere = 0;
     long heads = 0;
+    long gets = 0;
     for (Map.Entry<String, ObjectInfo> t : there.entrySet()) {
       if (!byRel.containsKey(t.getKey())) {
         foreign.add(store.pathOf(t.getValue().key()) + " is not a file of the checkpoint");
@@ -160,13 +166,21 @@ public final class CheckpointExporter {
         toCopy.add(f);
         continue;
       }
-      String sourceEtag = f.entry.etag;
-      if (sourceEtag == null) {
-        heads++;
-        Optional<ObjectInfo> source = store.head(f.entry.data);
-        sourceEtag = source.map(ObjectInfo::etag).orElse(null);
+      boolean same;
+      if (f.entry.isInline()) {
+        // an ETag is not always the MD5 of the bytes (encryption with KMS): compare the bytes, a few KB
+        same = existing.size() == f.entry.size && sameBytes(existing.key(), f.entry.inlineBytes());
+        gets += existing.size() == f.entry.size ? 1 : 0;
+      } else {
+        String sourceEtag = f.entry.etag;
+        if (sourceEtag == null) {
+          heads++;
+          Optional<ObjectInfo> source = store.head(f.entry.data);
+          sourceEtag = source.map(ObjectInfo::etag).orElse(null);
+        }
+        same = existing.size() == f.entry.size && sourceEtag != null && sourceEtag.equals(existing.etag());
       }
-      if (existing.size() == f.entry.size && sourceEtag != null && sourceEtag.equals(existing.etag())) {
+      if (same) {
         alreadyThere++;
       } else {
         foreign.add(store.pathOf(existing.key()) + " exists and is not a copy of the checkpoint's " + f.rel
@@ -180,15 +194,17 @@ public final class CheckpointExporter {
     }
     toCopy.sort(Comparator.comparingInt((File f) -> rank(f.rel)).thenComparing(f -> f.rel));
     long copyBytes = toCopy.stream().mapToLong(f -> f.entry.size).sum();
+    long puts = toCopy.stream().filter(f -> f.entry.isInline()).count();
 
     String batches = layout.lastCommitted.isPresent() ? "last committed batch " + layout.lastCommitted.getAsLong()
         : "no committed batch";
     out.printf("plan: %s: %d files, %d bytes; %s; %d source logs and %d state stores checked; %d to copy (%d"
         + " bytes), %d already named so, %d copied by an earlier run%n", where, files.size(), bytes, batches,
         layout.sourceLogs, layout.stateStores, toCopy.size(), copyBytes, inPlace, alreadyThere);
-    out.printf("requests: %d LIST and %d HEAD done; to send %d COPY (server-side: no data through this process),"
-        + " metadata last; nothing of ckpt://%s written or deleted%n",
-        (listed[0] + Listings.PAGE_SIZE - 1) / Listings.PAGE_SIZE, heads, toCopy.size(), store.bucket());
+    out.printf("requests: %d LIST, %d HEAD and %d GET done; to send %d COPY (server-side: no data through this"
+        + " process) and %d PUT (files kept in their directory's manifest), metadata last; nothing of ckpt://%s"
+        + " written or deleted%n", (listed[0] + Listings.PAGE_SIZE - 1) / Listings.PAGE_SIZE, heads, gets,
+        toCopy.size() - puts, puts, store.bucket());
     if (options.dryRun()) {
       out.println("dry run: nothing copied");
       return new CheckpointExport.Result(Outcome.PLANNED, files.size(), bytes, toCopy.size(), inPlace,
@@ -210,7 +226,9 @@ public final class CheckpointExporter {
         }
         List<Parallel.IoTask<ObjectInfo>> copies = new ArrayList<>();
         for (File f : toCopy.subList(from, to)) {
-          copies.add(() -> store.copy(f.entry.data, f.entry.etag, prefix + f.rel));
+          copies.add(f.entry.isInline()
+              ? () -> store.put(prefix + f.rel, Payload.of(f.entry.inlineBytes()), WriteCondition.none())
+              : () -> store.copy(f.entry.data, f.entry.etag, prefix + f.rel));
           doneBytes += f.entry.size;
         }
         pool.runAll(copies);
@@ -242,6 +260,15 @@ public final class CheckpointExporter {
       } else {
         files.add(new File(childRel, v));
       }
+    }
+  }
+
+  /** Whether the object at {@code key} holds exactly {@code bytes} (one GET of a small object). */
+  private boolean sameBytes(String key, byte[] bytes) throws IOException {
+    try (InputStream in = store.open(key, 0, -1)) {
+      return java.util.Arrays.equals(bytes, in.readAllBytes());
+    } catch (java.io.FileNotFoundException gone) {
+      return false;
     }
   }
 

@@ -8,6 +8,10 @@ import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_DIR;
 import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_MEMORY;
 import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_MEMORY_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.CAS_ATTEMPTS;
+import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_FILE_SIZE;
+import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_FILE_SIZE_DEFAULT;
+import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_PER_DIRECTORY;
+import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_PER_DIRECTORY_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FSYNC;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FSYNC_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.LOCAL_FS_TYPE;
@@ -54,6 +58,8 @@ public final class CheckpointOptions {
   private final long manifestTtlMs;
   private final int casAttempts;
   private final int missingReadAttempts;
+  private final long inlineMaxFileSize;
+  private final long inlineMaxPerDirectory;
   private final Path localRoot;
   private final String localFsType;
   private final boolean localRequireMountPoint;
@@ -72,6 +78,8 @@ public final class CheckpointOptions {
     this.manifestTtlMs = r.getDurationMs(MANIFEST_TTL, MANIFEST_TTL_DEFAULT_MS, 0);
     this.casAttempts = CompareAndSwap.attempts(r, CAS_ATTEMPTS);
     this.missingReadAttempts = r.getInt(MISSING_READ_ATTEMPTS, MISSING_READ_ATTEMPTS_DEFAULT, 1, 1000);
+    this.inlineMaxFileSize = r.getBytes(INLINE_MAX_FILE_SIZE, INLINE_MAX_FILE_SIZE_DEFAULT, 0);
+    this.inlineMaxPerDirectory = r.getBytes(INLINE_MAX_PER_DIRECTORY, INLINE_MAX_PER_DIRECTORY_DEFAULT, 0);
     String root = r.get(LOCAL_ROOT, null);
     if (backend == BackendKind.LOCAL && root == null) {
       throw new IllegalArgumentException(scheme + "://" + authority + "/ uses the local backend but neither "
@@ -136,6 +144,16 @@ public final class CheckpointOptions {
     return missingReadAttempts;
   }
 
+  /** Files up to this size are kept inside their directory's manifest (0: none). */
+  public long inlineMaxFileSize() {
+    return inlineMaxFileSize;
+  }
+
+  /** The most bytes of files one manifest holds inside it. */
+  public long inlineMaxPerDirectory() {
+    return inlineMaxPerDirectory;
+  }
+
   /** The mount directory of the local backend; null when not set (then the backend is S3). */
   public Path localRoot() {
     return localRoot;
@@ -169,7 +187,8 @@ public final class CheckpointOptions {
         + (backend == BackendKind.LOCAL ? ", root " + localRoot + ", fs type '" + localFsType + "', mount point "
         + localRequireMountPoint + ", fsync " + localFsync + ", unsafe mount " + ConfigReader.enumValue(localUnsafeMount)
         : ", prefix '" + s3Prefix + "', ancestor ttl " + ancestorTtlMs + " ms, manifest ttl " + manifestTtlMs
-        + " ms, cas attempts " + casAttempts + ", missing-read attempts " + missingReadAttempts)
+        + " ms, cas attempts " + casAttempts + ", missing-read attempts " + missingReadAttempts + ", inline files up to "
+        + inlineMaxFileSize + " bytes, " + inlineMaxPerDirectory + " per directory")
         + ", buffer " + bufferMemory + " bytes in memory, then " + bufferDir + "}";
   }
 }

@@ -35,20 +35,23 @@ public final class ManifestBackend implements Backend {
   private final String prefix;
   private final long ancestorTtlMs;
   private final long manifestTtlMs;
+  private final InlineLimits inline;
   private final OutputBuffers buffers;
   private final String owner;
 
   /** The backend of one bucket, with the options of its authority. */
   public ManifestBackend(ObjectStore store, CheckpointOptions options, String owner) throws IOException {
     this(store, options.s3Prefix(), options.ancestorTtlMs(), options.manifestTtlMs(), options.casAttempts(),
-        options.missingReadAttempts(), new OutputBuffers(options.bufferMemory(), options.bufferDir()), owner);
+        options.missingReadAttempts(), new OutputBuffers(options.bufferMemory(), options.bufferDir()), owner,
+        InlineLimits.of(options));
   }
 
   /**
    * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
+   * @param inline which files are kept inside their directory's manifest
    */
   ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
-      int missingReadAttempts, OutputBuffers buffers, String owner) throws IOException {
+      int missingReadAttempts, OutputBuffers buffers, String owner, InlineLimits inline) throws IOException {
     this.store = store;
     this.prefix = prefix;
     this.manifests = new ManifestStore(store, prefix, casAttempts, missingReadAttempts, System::currentTimeMillis,
@@ -58,6 +61,7 @@ public final class ManifestBackend implements Backend {
     this.manifestTtlMs = manifestTtlMs;
     this.buffers = buffers;
     this.owner = owner;
+    this.inline = inline;
   }
 
   String prefix() {
@@ -259,7 +263,7 @@ public final class ManifestBackend implements Backend {
     String dataKey = prefix + pathString(comps, comps.size()).substring(1) + "~"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     ManifestPublication publication = new ManifestPublication(store, manifests, path, parentId, parentPath, name,
-        dataKey, overwrite);
+        dataKey, overwrite, inline);
     return AtomicOutputStream.open(path, buffers.newBuffer(), publication);
   }
 
@@ -271,6 +275,9 @@ public final class ManifestBackend implements Backend {
     }
     List<String> comps = components(path);
     Entry e = resolveParent(comps, path).entry(last(comps));
+    if (e.isInline()) {
+      return new FSDataInputStream(new InlineSeekableStream(e.inlineBytes(), path.toString()));
+    }
     return new FSDataInputStream(new ObjectSeekableStream(store, e.data, e.size, path.toString()));
   }
 
@@ -322,7 +329,9 @@ public final class ManifestBackend implements Backend {
   /** Removes what an unlinked entry referenced: its data object, or a directory's subtree. */
   private void cleanUp(Entry removed, String path) throws IOException {
     if (!removed.isDir()) {
-      Garbage.delete(store, removed.data, "deleted " + path);
+      if (!removed.isInline()) {
+        Garbage.delete(store, removed.data, "deleted " + path);
+      }
       return;
     }
     List<String> keys = new ArrayList<>();
@@ -340,7 +349,7 @@ public final class ManifestBackend implements Backend {
     for (Map.Entry<String, Entry> e : c.manifest.entries.entrySet()) {
       if (e.getValue().isDir()) {
         collect(e.getValue().id, path + "/" + e.getKey(), keys);
-      } else {
+      } else if (!e.getValue().isInline()) {
         keys.add(e.getValue().data);
       }
     }

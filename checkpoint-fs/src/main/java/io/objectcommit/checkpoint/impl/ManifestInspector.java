@@ -130,7 +130,7 @@ public final class ManifestInspector {
         if (out != null && !check) {
           out.printf("%12d  %s%n", v.size, child);
         }
-        if (check) {
+        if (check && !v.isInline()) {
           Optional<ObjectInfo> data = backend.store().head(v.data);
           String adopted = v.etag == null ? "" : " (adopted by checkpoint import: changed or deleted behind"
               + " objectcommit's back, for example by the old query run again on its s3a:// location)";
@@ -160,7 +160,7 @@ public final class ManifestInspector {
     for (Map.Entry<String, Entry> e : backend.manifests().get(dirId, path, 0).manifest.entries.entrySet()) {
       if (e.getValue().isDir()) {
         collect(e.getValue().id, path + e.getKey() + "/", keys);
-      } else {
+      } else if (!e.getValue().isInline()) {
         keys.add(e.getValue().data);
       }
     }

@@ -1,20 +1,26 @@
 package io.objectcommit.checkpoint.impl;
 
+import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
 import java.io.IOException;
+import java.io.InputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
 
 /**
- * How a file of the S3 backend becomes visible: its bytes are uploaded as a new, immutable data object (one PUT, or
- * a multipart upload for large files), then one conditional write of the parent directory's manifest names it.
- * Nothing is visible before that write; if it fails (with {@code overwrite=false}: because the name exists), the
- * data object is deleted. Made by {@link ManifestBackend#create} with the directory it resolved, once per file.
+ * How a file of the S3 backend becomes visible: one conditional write of the parent directory's manifest names it.
+ * A small file's bytes go into that write ({@link InlineLimits}): one request in all. A larger file's bytes are first
+ * uploaded as a new, immutable data object (one PUT, or a multipart upload for large files). Nothing is visible
+ * before the manifest write; if it fails (with {@code overwrite=false}: because the name exists), a data object
+ * uploaded for it is deleted. Made by {@link ManifestBackend#create} with the directory it resolved, once per file.
  */
 final class ManifestPublication implements Publication<Payload> {
+
+  /** What a change returns when the directory's manifest has no room for the file's bytes. */
+  private static final Entry NO_ROOM = new Entry();
 
   private final ObjectStore store;
   private final ManifestStore manifests;
@@ -24,6 +30,7 @@ final class ManifestPublication implements Publication<Payload> {
   private final String name;
   private final String dataKey;
   private final boolean overwrite;
+  private final InlineLimits inline;
 
   /**
    * @param parentId id of the manifest of the directory the file goes into
@@ -31,9 +38,10 @@ final class ManifestPublication implements Publication<Payload> {
    * @param name the file's name in it
    * @param dataKey a new, unique key for the file's bytes
    * @param overwrite whether an existing file of that name is replaced (else the publication fails)
+   * @param inline which files are kept in the manifest
    */
   ManifestPublication(ObjectStore store, ManifestStore manifests, Path path, String parentId, String parentPath,
-      String name, String dataKey, boolean overwrite) {
+      String name, String dataKey, boolean overwrite, InlineLimits inline) {
     this.store = store;
     this.manifests = manifests;
     this.path = path;
@@ -42,20 +50,33 @@ final class ManifestPublication implements Publication<Payload> {
     this.name = name;
     this.dataKey = dataKey;
     this.overwrite = overwrite;
+    this.inline = inline;
   }
 
   @Override
   public void publish(Payload bytes) throws IOException {
     long size = bytes.length();
+    if (inline.allowsFile(size)) {
+      byte[] content = read(bytes);
+      Entry replaced = manifests.update(parentId, parentPath, m -> {
+        Entry cur = existing(m);
+        if (!inline.allowsInDirectory(m.inlineBytes() - (cur == null ? 0 : cur.inlineSize()), size)) {
+          return NO_ROOM; // nothing changed: nothing written
+        }
+        m.entries.put(name, Entry.inlineFile(content, System.currentTimeMillis()));
+        return cur;
+      });
+      if (replaced != NO_ROOM) {
+        cleanUpReplaced(replaced);
+        return;
+      }
+    }
     // The key is new and unique (a random suffix): an unconditional PUT cannot clobber anything.
     store.put(dataKey, bytes, WriteCondition.none());
     Entry replaced;
     try {
       replaced = manifests.update(parentId, parentPath, m -> {
-        Entry cur = m.entries.get(name);
-        if (cur != null && (cur.isDir() || !overwrite)) {
-          throw new FileAlreadyExistsException(path + (cur.isDir() ? " is a directory" : " already exists"));
-        }
+        Entry cur = existing(m);
         m.entries.put(name, Entry.file(dataKey, size, System.currentTimeMillis()));
         return cur;
       });
@@ -63,8 +84,27 @@ final class ManifestPublication implements Publication<Payload> {
       Garbage.delete(store, dataKey, "unpublished data of " + path);
       throw e;
     }
-    if (replaced != null) {
+    cleanUpReplaced(replaced);
+  }
+
+  /** The entry the file replaces (null: none), or a failure when it may not. */
+  private Entry existing(DirManifest m) throws FileAlreadyExistsException {
+    Entry cur = m.entries.get(name);
+    if (cur != null && (cur.isDir() || !overwrite)) {
+      throw new FileAlreadyExistsException(path + (cur.isDir() ? " is a directory" : " already exists"));
+    }
+    return cur;
+  }
+
+  private void cleanUpReplaced(Entry replaced) {
+    if (replaced != null && !replaced.isInline()) {
       Garbage.delete(store, replaced.data, "replaced data of " + path);
+    }
+  }
+
+  private byte[] read(Payload bytes) throws IOException {
+    try (InputStream in = bytes.open()) {
+      return in.readAllBytes();
     }
   }
 

@@ -65,7 +65,8 @@ class ManifestIntegrityIT {
     for (String[] damage : new String[][] {
         {original.substring(0, original.length() / 2), "not a valid"},
         {"", "empty file"},
-        {original.replace("\"version\":1", "\"version\":7"), "version 7"},
+        {original.replace("\"version\":2", "\"version\":7"), "version 7"},
+        {original.replace("\"version\":2", "\"version\":1"), "is inline in a manifest of version 1"},
         {original.replace("\"file\"", "\"wormhole\""), "no valid kind"}}) {
       bucket.plain().putObject(bucket.name(), offsetsManifest, damage[0]);
       try (FileSystem fs = CkptTestSupport.fs(conf, bucket)) {

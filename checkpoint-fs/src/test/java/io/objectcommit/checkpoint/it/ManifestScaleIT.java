@@ -80,14 +80,16 @@ class ManifestScaleIT {
       long wideChange = conditionalPutBytes(fs) - before;
 
       before = conditionalPutBytes(fs);
-      CkptTestSupport.write(fs, new Path(base + "small/new.delta"), "x", false);
+      // larger than inline.max-file-size: a data object of its own, named below
+      String large = "x".repeat(10_000);
+      CkptTestSupport.write(fs, new Path(base + "small/new.delta"), large, false);
       long smallChange = conditionalPutBytes(fs) - before;
       LOG.info("bytes written by one change: {} in the 10,000-entry directory, {} in a small one", wideChange,
           smallChange);
       assertTrue(smallChange < 1_000, "a change in a small directory writes a small manifest: " + smallChange);
       assertTrue(wideChange < 2_000_000, "one change writes only its directory's manifest: " + wideChange);
       assertEquals(WIDE + 1, fs.listStatus(new Path(base + "wide")).length);
-      assertEquals("x", CkptTestSupport.read(fs, new Path(base + "small/new.delta")));
+      assertEquals(large, CkptTestSupport.read(fs, new Path(base + "small/new.delta")));
       assertTrue(fs.delete(new Path(base + "wide/00042.delta"), false));
       assertEquals(WIDE, fs.listStatus(new Path(base + "wide")).length);
     }

@@ -84,14 +84,15 @@ class SparkAbortableManagerIT {
   /**
    * The requests of one steady micro-batch of {@link CountingQuery} (4 shuffle partitions, Spark's default state
    * store: 7 checkpoint files per batch, the offset, source and commit log entries and 4 state deltas), by Spark
-   * line where measured. Ours: 2 requests per file (data PUT, conditional manifest PUT) and the 7 conditional GETs
-   * of Spark's own existence checks. Spark's manager: also FileContext's parent and existence checks at each
-   * create (2 conditional GETs per file) and its own existence check before closing each of the 3 files it must
-   * not overwrite.
+   * line where measured. Ours: 1 request per file (the conditional manifest PUT that carries the small file's
+   * bytes: checkpoint format version 2) and 6 conditional GETs that come with Spark's own calls (its existence
+   * checks, and its read of a file it wrote, whose bytes are in the manifest: with version 1's data objects one GET
+   * more, and 2 PUTs per file). Spark's manager: also FileContext's parent and existence checks at each create (2
+   * conditional GETs per file) and its own existence check before closing each of the 3 files it must not overwrite.
    */
   private static final Map<Manager, Map<S3Operation, Long>> STEADY_3_5_AND_4_2 = Map.of(
-      Manager.SPARK_ABORTABLE, Map.of(S3Operation.PUT, 14L, S3Operation.GET, 24L),
-      Manager.OBJECTCOMMIT, Map.of(S3Operation.PUT, 14L, S3Operation.GET, 7L));
+      Manager.SPARK_ABORTABLE, Map.of(S3Operation.PUT, 7L, S3Operation.GET, 23L),
+      Manager.OBJECTCOMMIT, Map.of(S3Operation.PUT, 7L, S3Operation.GET, 6L));
   private static final Map<String, Map<Manager, Map<S3Operation, Long>>> STEADY_BATCH = Map.of(
       "3.5", STEADY_3_5_AND_4_2, // Spark 3.5.8, Hadoop 3.3.4
       "4.2", STEADY_3_5_AND_4_2); // Spark 4.2.0, Hadoop 3.5.0 (the 4.1 line's modules with -Pspark-4.2)
@@ -232,12 +233,14 @@ class SparkAbortableManagerIT {
         b.close(); // refused, and the refusal swallowed
       }
       assertEquals("first", read(proxied, manager, file));
-      assertEquals(1, bucket.listKeys("race/commits/0~").size(), "one data object: " + bucket.listKeys("race/"));
+      assertEquals(List.of(), bucket.listKeys("race/commits/"), "a small file is kept in its directory's manifest:"
+          + " no data object, and none of the refused writer's left: " + bucket.listKeys("race/"));
     }
   }
 
   /**
-   * The store fails every upload of one checkpoint file (a state delta file, written with overwrite allowed):
+   * The store fails every upload of one checkpoint file (a small state delta file, written with overwrite allowed:
+   * its upload is its directory's manifest PUT):
    * ours fails the close, so the state store's commit fails and Spark retries or stops the query; Spark's manager
    * swallows the failure, and the delta file the query believes committed does not exist.
    */
@@ -256,7 +259,8 @@ class SparkAbortableManagerIT {
       proxied.proxy().setFaults(FaultPlan.builder(1)
           .error(ErrorRule.atRate(
               ErrorKind.INTERNAL_ERROR, 1.0, EnumSet.of(S3Operation.PUT))
-              .matching("failing/state/0/1/2\\.delta~"))
+              // the directory's manifest: a small file's upload (its bytes are in the manifest's PUT)
+              .matching(".*\\.ckpt/dirs/.*"))
           .build());
       FSDataOutputStream out = ManagerCalls.createAtomic(fm, file, true);
       out.write(new byte[] {1, 2, 3});

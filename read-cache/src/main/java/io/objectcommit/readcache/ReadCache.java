@@ -69,6 +69,27 @@ public final class ReadCache {
     return cache;
   }
 
+  /**
+   * What {@code options}' cache directory holds now, from disk alone (for {@code objectcommit cache stats}): read
+   * only, it creates, evicts and sweeps nothing. Counters of running JVMs are not on disk.
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheContents contents(ReadCacheOptions options) throws IOException {
+    return CacheDirectory.contents(options.dir(), options.dirKey());
+  }
+
+  /**
+   * Deletes every block of {@code options}' cache directory (for {@code objectcommit cache clear}) and returns
+   * what was deleted. Safe while other JVMs read and fill blocks: no reader ever gets part of a block (it reads a
+   * file it holds open, or finds none and fetches the block again), and fills in flight complete.
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheContents clear(ReadCacheOptions options) throws IOException {
+    return CacheDirectory.clear(options.dir(), options.dirKey());
+  }
+
   public ReadCacheOptions options() {
     return options;
   }

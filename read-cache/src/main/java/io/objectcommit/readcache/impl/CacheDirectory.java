@@ -279,7 +279,7 @@ public final class CacheDirectory {
         deleted.add(f);
       }
     }
-    LOG.info("Read cache {}: cleared {} files", dir, deleted.size());
+    LOG.debug("Read cache {}: cleared {} files", dir, deleted.size());
     return summary(dir, deleted);
   }
 

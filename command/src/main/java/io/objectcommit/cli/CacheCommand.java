@@ -32,8 +32,6 @@ final class CacheCommand implements Subcommand {
       "          it again); fills in flight complete, their temporary files are left to them",
       COMMON_OPTIONS);
 
-  private static final String ROW = "%-18s %s";
-
   @Override
   public String name() {
     return "cache";
@@ -104,7 +102,7 @@ final class CacheCommand implements Subcommand {
   }
 
   private static String row(String name, String value) {
-    return String.format(Locale.ROOT, ROW, name, value);
+    return String.format(Locale.ROOT, "%-18s %s", name, value);
   }
 
   private static String bucket(String arg) throws UsageException {
@@ -141,7 +139,7 @@ final class CacheCommand implements Subcommand {
     if (d.isNegative()) {
       d = Duration.ZERO;
     }
-    long s = d.getSeconds();
+    long s = d.toSeconds();
     if (s >= 86_400) {
       return s / 86_400 + "d " + (s % 86_400) / 3600 + "h";
     }

@@ -45,8 +45,8 @@ class ReadCacheSparkIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReadCacheSparkIT.class);
 
-  /** Rows of the table: two double columns, about 2 MB of Parquet in two files. */
-  private static final long ROWS = 500_000;
+  /** Rows of the table: two double columns, about 10 MB of Parquet in two files of two 4 MiB blocks each. */
+  private static final long ROWS = 2_500_000;
 
   @TempDir
   Path cacheDir;

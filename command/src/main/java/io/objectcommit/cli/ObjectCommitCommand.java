@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * objectcommit direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)
  * objectcommit store check s3a://bucket/prefix [--all]
  * objectcommit uploads list|abort s3a://bucket/prefix [--older-than DURATION]
+ * objectcommit cache stats|clear [s3a://bucket]
  * </pre>
  *
  * Exit codes: 0 done, 1 failure, 2 bad usage, 3 the store could not be checked ({@code store check}).
@@ -43,7 +44,7 @@ public final class ObjectCommitCommand {
 
   static {
     for (Subcommand s : List.of(new CheckpointCommand(), new DirectCleanupCommand(), new StoreCommand(),
-        new UploadsCommand())) {
+        new UploadsCommand(), new CacheCommand())) {
       SUBCOMMANDS.put(s.name(), s);
     }
   }
@@ -58,6 +59,7 @@ public final class ObjectCommitCommand {
       "  direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)",
       "  store check s3a://bucket/prefix [--all]",
       "  uploads list|abort s3a://bucket/prefix [--older-than DURATION]",
+      "  cache stats|clear [s3a://bucket]",
       "Run `objectcommit <subcommand> --help` for each one's options.",
       Subcommand.COMMON_OPTIONS);
 

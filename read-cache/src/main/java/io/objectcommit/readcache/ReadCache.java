@@ -1,6 +1,7 @@
 package io.objectcommit.readcache;
 
 import io.objectcommit.readcache.impl.CacheDirectory;
+import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import java.io.FileNotFoundException;
@@ -30,6 +31,12 @@ public final class ReadCache {
   private final ReadCacheStatistics statistics = new ReadCacheStatistics();
   private final CacheDirectory directory;
   private final AtomicBoolean writeFailureLogged = new AtomicBoolean();
+  /**
+   * Identities confirmed by a HEAD, by path ({@code bucket/key}), with when: reused by {@link #open(ObjectStore,
+   * String)} for {@link ReadCacheOptions#revalidateAfterMs()} (unused when that is 0). Forgotten when a read finds
+   * the object replaced or gone.
+   */
+  private final ConcurrentHashMap<String, Confirmed> confirmed = new ConcurrentHashMap<>();
 
   /**
    * The JVM's caches, one per directory and settings ({@link #shared}): Hadoop makes file systems by reflection, one
@@ -55,7 +62,8 @@ public final class ReadCache {
 
   /** The JVM's cache of {@code options}' directory (opened on first use; the same object for the same settings). */
   public static ReadCache shared(ReadCacheOptions options) throws IOException {
-    String key = options.dir() + "|" + options.blockSize() + "|" + options.maxSize();
+    String key = options.dir() + "|" + options.blockSize() + "|" + options.maxSize() + "|"
+        + options.revalidateAfterMs();
     ReadCache cache = SHARED.get(key);
     if (cache == null) {
       synchronized (SHARED) {
@@ -67,6 +75,27 @@ public final class ReadCache {
       }
     }
     return cache;
+  }
+
+  /**
+   * What {@code options}' cache directory holds now, from disk alone (for {@code objectcommit cache stats}): read
+   * only, it creates, evicts and sweeps nothing. Counters of running JVMs are not on disk.
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheContents contents(ReadCacheOptions options) throws IOException {
+    return CacheDirectory.contents(options.dir(), options.dirKey());
+  }
+
+  /**
+   * Deletes every block of {@code options}' cache directory (for {@code objectcommit cache clear}) and returns
+   * what was deleted. Safe while other JVMs read and fill blocks: no reader ever gets part of a block (it reads a
+   * file it holds open, or finds none and fetches the block again), and fills in flight complete.
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheContents clear(ReadCacheOptions options) throws IOException {
+    return CacheDirectory.clear(options.dir(), options.dirKey());
   }
 
   public ReadCacheOptions options() {
@@ -94,6 +123,25 @@ public final class ReadCache {
    * @throws FileNotFoundException if there is no such object
    */
   public CachingInputStream open(ObjectStore store, String key) throws IOException {
+    long window = options.revalidateAfterMs();
+    String path = store.bucket() + "/" + key;
+    if (window > 0) {
+      Confirmed c = confirmed.get(path);
+      if (c != null && System.currentTimeMillis() - c.atMillis < window) {
+        return open(store, c.identity);
+      }
+    }
+    ObjectIdentity identity = head(store, key);
+    if (window > 0) {
+      if (confirmed.size() >= ReadCacheConstants.REMEMBERED_IDENTITIES_MAX) {
+        confirmed.clear(); // a bound on memory; forgetting only costs HEADs
+      }
+      confirmed.put(path, new Confirmed(identity, System.currentTimeMillis()));
+    }
+    return open(store, identity);
+  }
+
+  private static ObjectIdentity head(ObjectStore store, String key) throws IOException {
     Optional<ObjectInfo> info = store.head(key);
     if (info.isEmpty()) {
       throw new FileNotFoundException(store.pathOf(key) + ": no such object to read");
@@ -102,7 +150,7 @@ public final class ReadCache {
       throw new PathIOException(store.pathOf(key), "open through the read cache: the store answered no ETag, so the"
           + " object's identity cannot be fixed");
     }
-    return open(store, ObjectIdentity.of(store.bucket(), info.get()));
+    return ObjectIdentity.of(store.bucket(), info.get());
   }
 
   /**
@@ -129,6 +177,10 @@ public final class ReadCache {
     byte[] data;
     try (InputStream in = store.open(id.key(), start, start + length, id.etag())) {
       data = in.readNBytes(length);
+    } catch (ObjectChangedException | FileNotFoundException e) {
+      // replaced or deleted: the next open checks the identity again, whatever revalidate-after says
+      confirmed.remove(id.bucket() + "/" + id.key(), new Confirmed(id, 0));
+      throw e;
     }
     if (data.length != length) {
       throw new PathIOException(id.path(), "read block " + index + " through the read cache: the store returned "
@@ -146,5 +198,26 @@ public final class ReadCache {
       }
     }
     return data;
+  }
+
+  /** An identity and when a HEAD confirmed it; equal by identity alone (to forget exactly the one that failed). */
+  private static final class Confirmed {
+    final ObjectIdentity identity;
+    final long atMillis;
+
+    Confirmed(ObjectIdentity identity, long atMillis) {
+      this.identity = identity;
+      this.atMillis = atMillis;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Confirmed && ((Confirmed) o).identity.equals(identity);
+    }
+
+    @Override
+    public int hashCode() {
+      return identity.hashCode();
+    }
   }
 }

@@ -50,6 +50,22 @@ public final class ReadCacheConstants {
   /** Default of {@link #MAX_SIZE}: {@value} bytes (10 GiB). */
   public static final long MAX_SIZE_DEFAULT = 10L * 1024 * 1024 * 1024;
 
+  /**
+   * How long an object's identity (its ETag and length, from the HEAD of an {@code open}) is trusted before the
+   * next {@code open} of the same path checks it again: {@value} (a duration: 0, 30s, 5m). A read that starts
+   * within this time after an overwrite may still read the replaced object, whole (its cached blocks, or a failure
+   * with {@link io.objectcommit.store.ObjectChangedException} for a block that is not cached), never a mix; per
+   * JVM. {@code 0} checks on every open: one HEAD per open, and a read that starts after an overwrite sees the new
+   * object.
+   */
+  public static final String REVALIDATE_AFTER = PREFIX + "revalidate-after";
+
+  /** Default of {@link #REVALIDATE_AFTER}: {@value} ms, every open checks the identity (never stale). */
+  public static final long REVALIDATE_AFTER_DEFAULT_MS = 0;
+
+  /** The most identities one JVM remembers for {@link #REVALIDATE_AFTER}: {@value} (beyond, it forgets them all). */
+  public static final int REMEMBERED_IDENTITIES_MAX = 100_000;
+
   /** The name of the directory's block files' parent, inside {@link #DIR}: {@value}. */
   public static final String BLOCKS_SUBDIR = "blocks";
 }

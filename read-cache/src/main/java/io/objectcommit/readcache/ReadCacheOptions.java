@@ -12,12 +12,14 @@ public final class ReadCacheOptions {
   private final String dirKey;
   private final int blockSize;
   private final long maxSize;
+  private final long revalidateAfterMs;
 
-  private ReadCacheOptions(Path dir, String dirKey, int blockSize, long maxSize) {
+  private ReadCacheOptions(Path dir, String dirKey, int blockSize, long maxSize, long revalidateAfterMs) {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.dirKey = dirKey;
     this.blockSize = blockSize;
     this.maxSize = maxSize;
+    this.revalidateAfterMs = revalidateAfterMs;
   }
 
   /** Reads every read cache key of {@link ReadCacheConstants} (per-bucket forms win, as for every key). */
@@ -36,7 +38,9 @@ public final class ReadCacheOptions {
           "a size from " + ReadCacheConstants.BLOCK_SIZE_MIN + " to " + ReadCacheConstants.BLOCK_SIZE_MAX + " bytes");
     }
     long max = reader.getBytes(ReadCacheConstants.MAX_SIZE, ReadCacheConstants.MAX_SIZE_DEFAULT, block);
-    return new ReadCacheOptions(dir, reader.effectiveKey(ReadCacheConstants.DIR), (int) block, max);
+    long revalidate = reader.getDurationMs(ReadCacheConstants.REVALIDATE_AFTER,
+        ReadCacheConstants.REVALIDATE_AFTER_DEFAULT_MS, 0);
+    return new ReadCacheOptions(dir, reader.effectiveKey(ReadCacheConstants.DIR), (int) block, max, revalidate);
   }
 
   /** {@code <java.io.tmpdir>/objectcommit-cache-<user.name>}. */
@@ -65,8 +69,14 @@ public final class ReadCacheOptions {
     return maxSize;
   }
 
+  /** How long an identity is trusted before an open checks it again, in ms (0: every open checks). */
+  public long revalidateAfterMs() {
+    return revalidateAfterMs;
+  }
+
   @Override
   public String toString() {
-    return "ReadCacheOptions{dir=" + dir + ", blockSize=" + blockSize + ", maxSize=" + maxSize + "}";
+    return "ReadCacheOptions{dir=" + dir + ", blockSize=" + blockSize + ", maxSize=" + maxSize
+        + ", revalidateAfterMs=" + revalidateAfterMs + "}";
   }
 }

@@ -27,6 +27,8 @@ class ReadCacheOptionsTest {
     assertEquals(Paths.get(System.getProperty("java.io.tmpdir"), "objectcommit-cache-"
         + System.getProperty("user.name")).toAbsolutePath(), o.dir());
     assertEquals(ReadCacheConstants.DIR, o.dirKey());
+    assertEquals(0, o.revalidateAfterMs(), "every open checks the identity");
+    assertEquals(300_000, parse(ReadCacheConstants.REVALIDATE_AFTER, "5m").revalidateAfterMs());
   }
 
   @Test
@@ -43,7 +45,8 @@ class ReadCacheOptionsTest {
   void badValuesFailNamingTheKey() {
     for (String[] bad : new String[][] {{ReadCacheConstants.BLOCK_SIZE, "lots"}, {ReadCacheConstants.BLOCK_SIZE,
         "1K"}, {ReadCacheConstants.BLOCK_SIZE, "128M"}, {ReadCacheConstants.MAX_SIZE, "1K"},
-        {ReadCacheConstants.MAX_SIZE, "-5"}, {ReadCacheConstants.DIR, "bad\0path"}}) {
+        {ReadCacheConstants.MAX_SIZE, "-5"}, {ReadCacheConstants.DIR, "bad\0path"},
+        {ReadCacheConstants.REVALIDATE_AFTER, "soon"}, {ReadCacheConstants.REVALIDATE_AFTER, "-1s"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(bad[0], bad[1]),
           bad[0] + "=" + bad[1]);
       assertTrue(e.getMessage().contains(bad[0]), e.getMessage());

@@ -1,5 +1,6 @@
 package io.objectcommit.readcache.impl;
 
+import io.objectcommit.readcache.CacheContents;
 import io.objectcommit.readcache.CacheDirectoryException;
 import io.objectcommit.readcache.ObjectIdentity;
 import io.objectcommit.readcache.ReadCacheConstants;
@@ -22,6 +23,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -195,42 +197,24 @@ public final class CacheDirectory {
   public void scan() throws IOException {
     synchronized (scanLock) {
       writtenSinceScan.set(0);
-      List<BlockEntry> entries = new ArrayList<>();
+      List<FileEntry> entries = new ArrayList<>();
       long total = 0;
       long now = System.currentTimeMillis();
-      try (DirectoryStream<Path> subdirs = Files.newDirectoryStream(blocks)) {
-        for (Path sub : subdirs) {
-          if (!Files.isDirectory(sub)) {
-            continue;
+      for (FileEntry f : list(blocks)) {
+        if (f.temp) {
+          if (now - f.mtime > STALE_TEMP_MS) {
+            Files.deleteIfExists(f.path); // a dead fill's
           }
-          try (DirectoryStream<Path> files = Files.newDirectoryStream(sub)) {
-            for (Path f : files) {
-              BasicFileAttributes a;
-              try {
-                a = Files.readAttributes(f, BasicFileAttributes.class);
-              } catch (NoSuchFileException gone) {
-                continue;
-              }
-              String name = f.getFileName().toString();
-              if (name.endsWith(TEMP_SUFFIX)) {
-                if (now - a.lastModifiedTime().toMillis() > STALE_TEMP_MS) {
-                  Files.deleteIfExists(f); // a dead fill's
-                }
-              } else if (name.endsWith(BLOCK_SUFFIX)) {
-                entries.add(new BlockEntry(f, a.size(), a.lastModifiedTime().toMillis()));
-                total += a.size();
-              }
-            }
-          } catch (NoSuchFileException gone) {
-            // removed by someone else (a user's clear): nothing in it
-          }
+        } else {
+          entries.add(f);
+          total += f.size;
         }
       }
       if (total > maxSize) {
         long target = maxSize / 10 * 9;
-        entries.sort(Comparator.comparingLong((BlockEntry e) -> e.mtime).thenComparing(e -> e.path));
+        entries.sort(Comparator.comparingLong((FileEntry e) -> e.mtime).thenComparing(e -> e.path));
         int deleted = 0;
-        for (BlockEntry e : entries) {
+        for (FileEntry e : entries) {
           if (total <= target) {
             break;
           }
@@ -244,6 +228,112 @@ public final class CacheDirectory {
       }
       estimatedSize.set(total);
     }
+  }
+
+  /**
+   * What the directory at {@code dir} holds now, read only: nothing is created, evicted or swept (a missing
+   * directory is reported as absent).
+   *
+   * @param key the setting that named the directory, for a refusal's message
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheContents contents(Path dir, String key) throws IOException {
+    Path blocks = dir.resolve(ReadCacheConstants.BLOCKS_SUBDIR);
+    if (!Files.exists(dir)) {
+      return new CacheContents(dir, false, 0, 0, 0, 0, null, null);
+    }
+    ensurePrivateDir(dir, key, false);
+    if (!Files.exists(blocks)) {
+      return new CacheContents(dir, true, 0, 0, 0, 0, null, null);
+    }
+    ensurePrivateDir(blocks, key, false);
+    return summary(dir, list(blocks));
+  }
+
+  /**
+   * Deletes every block file of the directory at {@code dir}, and the temporary files of dead fills (older than 10
+   * minutes); returns what was deleted. Safe while other JVMs read and fill: a reader holds a block file open while it
+   * reads it whole, so deleting the name never takes bytes from under it, and a reader that finds no file fetches the
+   * block again (a miss, never a partial block); a fill in flight writes a temporary file, left alone here, and
+   * renames it into place whole afterwards. Directories are kept (a fill creates its temporary file in one).
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheContents clear(Path dir, String key) throws IOException {
+    Path blocks = dir.resolve(ReadCacheConstants.BLOCKS_SUBDIR);
+    if (!Files.exists(dir)) {
+      return new CacheContents(dir, false, 0, 0, 0, 0, null, null);
+    }
+    ensurePrivateDir(dir, key, false);
+    if (!Files.exists(blocks)) {
+      return new CacheContents(dir, true, 0, 0, 0, 0, null, null);
+    }
+    ensurePrivateDir(blocks, key, false);
+    long now = System.currentTimeMillis();
+    List<FileEntry> deleted = new ArrayList<>();
+    for (FileEntry f : list(blocks)) {
+      if (f.temp && now - f.mtime <= STALE_TEMP_MS) {
+        continue; // a fill in flight: it renames its whole block into place, and is removed by the next clear
+      }
+      if (Files.deleteIfExists(f.path)) {
+        deleted.add(f);
+      }
+    }
+    LOG.debug("Read cache {}: cleared {} files", dir, deleted.size());
+    return summary(dir, deleted);
+  }
+
+  private static CacheContents summary(Path dir, List<FileEntry> files) {
+    long blockCount = 0;
+    long blockBytes = 0;
+    long temps = 0;
+    long tempBytes = 0;
+    long oldest = Long.MAX_VALUE;
+    long newest = Long.MIN_VALUE;
+    for (FileEntry f : files) {
+      if (f.temp) {
+        temps++;
+        tempBytes += f.size;
+      } else {
+        blockCount++;
+        blockBytes += f.size;
+        oldest = Math.min(oldest, f.mtime);
+        newest = Math.max(newest, f.mtime);
+      }
+    }
+    return new CacheContents(dir, true, blockCount, blockBytes, temps, tempBytes,
+        blockCount == 0 ? null : Instant.ofEpochMilli(oldest), blockCount == 0 ? null : Instant.ofEpochMilli(newest));
+  }
+
+  /** The block and temporary files under {@code blocks}; files and directories vanishing meanwhile are skipped. */
+  private static List<FileEntry> list(Path blocks) throws IOException {
+    List<FileEntry> out = new ArrayList<>();
+    try (DirectoryStream<Path> subdirs = Files.newDirectoryStream(blocks)) {
+      for (Path sub : subdirs) {
+        if (!Files.isDirectory(sub)) {
+          continue;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(sub)) {
+          for (Path f : files) {
+            String name = f.getFileName().toString();
+            boolean temp = name.endsWith(TEMP_SUFFIX);
+            if (!temp && !name.endsWith(BLOCK_SUFFIX)) {
+              continue;
+            }
+            BasicFileAttributes a;
+            try {
+              a = Files.readAttributes(f, BasicFileAttributes.class);
+            } catch (NoSuchFileException gone) {
+              continue; // renamed into place, evicted or cleared by another JVM
+            }
+            out.add(new FileEntry(f, a.size(), a.lastModifiedTime().toMillis(), temp));
+          }
+        } catch (NoSuchFileException gone) {
+          // removed by someone else: nothing in it
+        }
+      }
+    }
+    return out;
   }
 
   private Optional<byte[]> corrupt(Path path, ObjectIdentity id, long index, String why) throws IOException {
@@ -263,7 +353,11 @@ public final class CacheDirectory {
   }
 
   private static void ensurePrivateDir(Path d, String key) throws IOException {
-    if (!Files.exists(d)) {
+    ensurePrivateDir(d, key, true);
+  }
+
+  private static void ensurePrivateDir(Path d, String key, boolean create) throws IOException {
+    if (create && !Files.exists(d)) {
       createPrivateDir(d);
     }
     PosixFileAttributes a;
@@ -300,15 +394,17 @@ public final class CacheDirectory {
     }
   }
 
-  private static final class BlockEntry {
+  private static final class FileEntry {
     final Path path;
     final long size;
     final long mtime;
+    final boolean temp;
 
-    BlockEntry(Path path, long size, long mtime) {
+    FileEntry(Path path, long size, long mtime, boolean temp) {
       this.path = path;
       this.size = size;
       this.mtime = mtime;
+      this.temp = temp;
     }
   }
 }

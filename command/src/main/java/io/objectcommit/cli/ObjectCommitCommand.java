@@ -43,7 +43,7 @@ public final class ObjectCommitCommand {
 
   static {
     for (Subcommand s : List.of(new CheckpointCommand(), new DirectCleanupCommand(), new StoreCommand(),
-        new UploadsCommand())) {
+        new UploadsCommand(), new RecompressCommand())) {
       SUBCOMMANDS.put(s.name(), s);
     }
   }
@@ -58,6 +58,7 @@ public final class ObjectCommitCommand {
       "  direct-cleanup s3a://bucket/table (--list | --job JOB_ID ... | --all)",
       "  store check s3a://bucket/prefix [--all]",
       "  uploads list|abort s3a://bucket/prefix [--older-than DURATION]",
+      "  recompress s3a://bucket/key|file:///path --to bgzf|zstd [--in-place] [--overwrite] [--dry-run]",
       "Run `objectcommit <subcommand> --help` for each one's options.",
       Subcommand.COMMON_OPTIONS);
 

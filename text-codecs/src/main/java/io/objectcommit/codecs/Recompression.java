@@ -176,6 +176,9 @@ public final class Recompression {
     String path = store.pathOf(key);
     ObjectInfo source = store.head(key).orElseThrow(() -> new FileNotFoundException(path + ": recompress: no"
         + " such object"));
+    if (source.size() == 0) {
+      throw new RecompressionException(path, "recompress: an empty object is neither gzip nor bzip2");
+    }
     String targetKey = targetName(key, options);
     String targetPath = store.pathOf(targetKey);
     long headEnd = options.dryRun() ? Math.min(source.size(), SourceFormat.HEADER_BYTES) : -1;

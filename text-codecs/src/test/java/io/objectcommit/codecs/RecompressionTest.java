@@ -360,6 +360,11 @@ class RecompressionTest {
         () -> Recompression.recompress(store, "x.bz2", Options.to(Format.BGZF).inPlace(true), CONF));
     assertTrue(bz.getMessage().contains("--in-place"), bz.getMessage());
 
+    store.put("empty.gz", Payload.of(new byte[0]), WriteCondition.none());
+    RecompressionException empty = assertThrows(RecompressionException.class,
+        () -> Recompression.recompress(store, "empty.gz", Options.to(Format.BGZF).dryRun(true), CONF));
+    assertTrue(empty.getMessage().contains("s3://bucket/empty.gz"), empty.getMessage());
+
     assertThrows(java.io.FileNotFoundException.class,
         () -> Recompression.recompress(store, "missing.gz", Options.to(Format.BGZF), CONF));
     IllegalArgumentException o = assertThrows(IllegalArgumentException.class,

@@ -2,6 +2,7 @@ package io.objectcommit.codecs;
 
 import io.objectcommit.codecs.RecompressionResult.Outcome;
 import io.objectcommit.codecs.impl.CodecOptions;
+import io.objectcommit.codecs.impl.ResumingInput;
 import io.objectcommit.codecs.impl.SourceFormat;
 import io.objectcommit.codecs.impl.StoreUpload;
 import io.objectcommit.codecs.impl.Transcoder;
@@ -161,7 +162,7 @@ public final class Recompression {
 
   /**
    * Recompresses the object at {@code key}. Requests: HEAD of the source, one GET of it (pinned to the ETag the
-   * HEAD saw), HEAD of a target beside it, the write (a PUT, or a multipart upload above one part; conditional as
+   * HEAD saw; a broken read goes on with a ranged GET from where it stopped, pinned to the same ETag), HEAD of a target beside it, the write (a PUT, or a multipart upload above one part; conditional as
    * the class describes), and a conditional DELETE of the source with {@link Options#deleteSource()}. A dry run
    * reads only the source's first bytes.
    *
@@ -182,7 +183,11 @@ public final class Recompression {
     String targetKey = targetName(key, options);
     String targetPath = store.pathOf(targetKey);
     long headEnd = options.dryRun() ? Math.min(source.size(), SourceFormat.HEADER_BYTES) : -1;
-    try (InputStream in = new BufferedInputStream(store.open(key, 0, headEnd, source.etag()), 64 * 1024)) {
+    InputStream object = store.open(key, 0, headEnd, source.etag());
+    if (!options.dryRun()) {
+      object = new ResumingInput(store, key, source.size(), source.etag(), object);
+    }
+    try (InputStream in = new BufferedInputStream(object, 64 * 1024)) {
       SourceFormat format = detect(in, path, options);
       if (format == SourceFormat.BGZF && options.format() == Format.BGZF) {
         LOG.info("{}: BGZF already, nothing to do", path);

@@ -19,6 +19,8 @@ import io.objectcommit.codecs.Recompression.Format;
 import io.objectcommit.codecs.Recompression.Options;
 import io.objectcommit.codecs.RecompressionResult.Outcome;
 import io.objectcommit.codecs.impl.SourceFormat;
+import io.objectcommit.store.ForwardingObjectStore;
+import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.InMemoryObjectStore;
@@ -330,6 +332,47 @@ class RecompressionTest {
 
     Recompression.recompress(store, "x.gz", Options.to(Format.BGZF).overwrite(true), CONF);
     assertArrayEquals(text, gunzip(store.bytes("x.bgz")));
+  }
+
+  /** A connection dropped in the middle of the source: the read goes on from there, same ETag, exact output. */
+  @Test
+  void brokenReadResumesFromWhereItStopped() throws IOException {
+    byte[] gz = gzip(text);
+    store.put("x.gz", Payload.of(gz), WriteCondition.none());
+    ObjectStore breaking = new ForwardingObjectStore(store) {
+      private boolean broken;
+
+      @Override
+      public InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException {
+        InputStream in = super.open(key, start, end, ifMatchEtag);
+        if (broken) {
+          return in;
+        }
+        broken = true;
+        return new java.io.FilterInputStream(in) {
+          private long read;
+
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            if (read >= gz.length / 2) {
+              throw new java.net.SocketException("Connection reset (planted)");
+            }
+            int n = super.read(b, off, (int) Math.min(len, gz.length / 2 - read));
+            read += Math.max(n, 0);
+            return n;
+          }
+        };
+      }
+    };
+    InMemoryRequestCounts before = store.counts();
+
+    RecompressionResult r = Recompression.recompress(breaking, "x.gz", Options.to(Format.ZSTD), CONF);
+
+    assertResult(r, text, gz.length);
+    assertArrayEquals(text, unzstd(store.bytes("x.seekable.zst")));
+    InMemoryRequestCounts seen = since(before);
+    assertRequests(seen, 6, HEAD, 2, GET, 2, S3Operation.BUCKET, 1, PUT, 1);
+    assertEquals(2, seen.conditional(GET), "both GETs pinned to the ETag read");
   }
 
   @Test

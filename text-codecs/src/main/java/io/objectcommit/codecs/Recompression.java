@@ -162,9 +162,10 @@ public final class Recompression {
 
   /**
    * Recompresses the object at {@code key}. Requests: HEAD of the source, one GET of it (pinned to the ETag the
-   * HEAD saw; a broken read goes on with a ranged GET from where it stopped, pinned to the same ETag), HEAD of a target beside it, the write (a PUT, or a multipart upload above one part; conditional as
-   * the class describes), and a conditional DELETE of the source with {@link Options#deleteSource()}. A dry run
-   * reads only the source's first bytes.
+   * HEAD saw; a broken read goes on with a ranged GET from where it stopped, pinned to the same ETag), HEAD of a
+   * target beside it, the write (a PUT, or a multipart upload above one part; conditional as the class describes),
+   * and a conditional DELETE of the source with {@link Options#deleteSource()}. A dry run reads only the source's
+   * first bytes.
    *
    * @throws FileNotFoundException no object at {@code key}
    * @throws RecompressionException the object is not gzip or bzip2, or {@code --in-place} on bzip2

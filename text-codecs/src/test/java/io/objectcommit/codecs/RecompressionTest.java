@@ -276,7 +276,8 @@ class RecompressionTest {
     assertResult(r, big, gz.length);
     byte[] out = store.bytes("big.gz");
     assertArrayEquals(big, gunzip(out));
-    long parts = (out.length + CodecConstants.RECOMPRESS_MIN_PART_SIZE - 1) / CodecConstants.RECOMPRESS_MIN_PART_SIZE;
+    long part = CodecConstants.RECOMPRESS_MIN_PART_SIZE;
+    long parts = (out.length + part - 1) / part;
     assertTrue(parts >= 2, "parts: " + parts);
     InMemoryRequestCounts seen = since(before);
     assertRequests(seen, 2 + 1 + parts + 1, HEAD, 1, GET, 1, MULTIPART_INITIATE, 1, MULTIPART_PART, parts,

@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  * <p>Components (package roots under {@code root}): {@code store} (the object store client, the only code that
  * talks to S3), {@code commit} (what both committers share), {@code checkpoint} (the checkpoint FileSystem and the
  * checkpoint manager shims), {@code direct} and {@code staging} (the committers), {@code delta} (the Delta Lake log
- * store), {@code codecs} (the text codecs: Hadoop only, no store), {@code readcache} (the read cache, over the
- * store), {@code cli} (the command).
+ * store), {@code codecs} (the text codecs, and the recompression of objects over the store), {@code readcache} (the
+ * read cache, over the store), {@code cli} (the command).
  */
 final class ArchitectureRules {
 
@@ -46,9 +46,9 @@ final class ArchitectureRules {
         .whereLayer("checkpoint").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("commit").mayOnlyBeAccessedByLayers("direct", "staging", "cli")
         .whereLayer("store").mayOnlyBeAccessedByLayers("commit", "checkpoint", "direct", "staging", "delta",
-            "readcache", "cli")
+            "codecs", "readcache", "cli")
         .as("components use only the components below them (store < commit < checkpoint, direct, staging < cli;"
-            + " store < delta < cli; codecs < cli; store < readcache < cli)");
+            + " store < delta < cli; store < codecs < cli; store < readcache < cli)");
   }
 
   /** AWS SDK v1 types only in the store's v1 binding. */

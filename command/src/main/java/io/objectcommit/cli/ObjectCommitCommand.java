@@ -44,7 +44,7 @@ public final class ObjectCommitCommand {
 
   static {
     for (Subcommand s : List.of(new CheckpointCommand(), new DirectCleanupCommand(), new StoreCommand(),
-        new UploadsCommand(), new CacheCommand())) {
+        new UploadsCommand(), new CacheCommand(), new RecompressCommand())) {
       SUBCOMMANDS.put(s.name(), s);
     }
   }
@@ -60,6 +60,7 @@ public final class ObjectCommitCommand {
       "  store check s3a://bucket/prefix [--all]",
       "  uploads list|abort s3a://bucket/prefix [--older-than DURATION]",
       "  cache stats|clear [s3a://bucket]",
+      "  recompress s3a://bucket/key|file:///path --to bgzf|zstd [--in-place] [--overwrite] [--dry-run]",
       "Run `objectcommit <subcommand> --help` for each one's options.",
       Subcommand.COMMON_OPTIONS);
 

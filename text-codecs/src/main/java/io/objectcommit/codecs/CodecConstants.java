@@ -93,4 +93,20 @@ public final class CodecConstants {
    * file; a later frame over the bound fails the read naming its offset.
    */
   public static final int ZSTD_MAX_FRAME_CONTENT = 8 << 20;
+
+  /**
+   * The size of the parts in which {@code objectcommit recompress} uploads a recompressed object to S3, in bytes,
+   * from 5 MiB (S3's smallest part) to 512 MiB: {@value}. One part is held in memory at a time; an output no larger
+   * than one part is written by one PUT, a larger one by a multipart upload (the write condition on its completion).
+   */
+  public static final String RECOMPRESS_PART_SIZE = "fs.objectcommit.codecs.recompress.part-size";
+
+  /** Default of {@link #RECOMPRESS_PART_SIZE}: {@value} (16 MiB). */
+  public static final int RECOMPRESS_PART_SIZE_DEFAULT = 16 << 20;
+
+  /** The smallest {@link #RECOMPRESS_PART_SIZE}: {@value} (5 MiB, S3's smallest part but the last). */
+  public static final int RECOMPRESS_MIN_PART_SIZE = 5 << 20;
+
+  /** The largest {@link #RECOMPRESS_PART_SIZE}: {@value} (512 MiB). */
+  public static final int RECOMPRESS_MAX_PART_SIZE = 512 << 20;
 }

@@ -11,7 +11,7 @@ public final class CodecOptions {
   public static final CodecOptions DEFAULTS =
       new CodecOptions(CodecConstants.BGZF_CLAIM_GZ_DEFAULT, CodecConstants.BGZF_LEVEL_DEFAULT,
           CodecConstants.ZSTD_CLAIM_ZST_DEFAULT, CodecConstants.ZSTD_LEVEL_DEFAULT,
-          CodecConstants.ZSTD_FRAME_SIZE_DEFAULT);
+          CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, CodecConstants.RECOMPRESS_PART_SIZE_DEFAULT);
 
   /** The smallest frame size accepted. */
   static final int MIN_ZSTD_FRAME_SIZE = 65536;
@@ -21,13 +21,16 @@ public final class CodecOptions {
   private final boolean claimZst;
   private final int zstdLevel;
   private final int zstdFrameSize;
+  private final int partSize;
 
-  private CodecOptions(boolean claimGz, int level, boolean claimZst, int zstdLevel, int zstdFrameSize) {
+  private CodecOptions(boolean claimGz, int level, boolean claimZst, int zstdLevel, int zstdFrameSize,
+      int partSize) {
     this.claimGz = claimGz;
     this.level = level;
     this.claimZst = claimZst;
     this.zstdLevel = zstdLevel;
     this.zstdFrameSize = zstdFrameSize;
+    this.partSize = partSize;
   }
 
   public static CodecOptions from(Configuration conf) {
@@ -40,7 +43,9 @@ public final class CodecOptions {
         bool(conf, CodecConstants.ZSTD_CLAIM_ZST, CodecConstants.ZSTD_CLAIM_ZST_DEFAULT),
         integer(conf, CodecConstants.ZSTD_LEVEL, CodecConstants.ZSTD_LEVEL_DEFAULT, 1, 22),
         integer(conf, CodecConstants.ZSTD_FRAME_SIZE, CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, MIN_ZSTD_FRAME_SIZE,
-            CodecConstants.ZSTD_MAX_FRAME_CONTENT));
+            CodecConstants.ZSTD_MAX_FRAME_CONTENT),
+        integer(conf, CodecConstants.RECOMPRESS_PART_SIZE, CodecConstants.RECOMPRESS_PART_SIZE_DEFAULT,
+            CodecConstants.RECOMPRESS_MIN_PART_SIZE, CodecConstants.RECOMPRESS_MAX_PART_SIZE));
   }
 
   /** Whether the BGZF codec takes the {@code .gz} extension. */
@@ -66,6 +71,11 @@ public final class CodecOptions {
   /** The uncompressed bytes per written zstd frame. */
   public int zstdFrameSize() {
     return zstdFrameSize;
+  }
+
+  /** The part size of recompressed objects uploaded to S3 ({@link CodecConstants#RECOMPRESS_PART_SIZE}). */
+  public int partSize() {
+    return partSize;
   }
 
   private static boolean bool(Configuration conf, String key, boolean def) {

@@ -92,7 +92,7 @@ public final class SoakRun {
       String prefix = bucket.prefix();
       String location = "ckpt://" + bucket.name() + "/" + prefix + "soak/query";
       Sampler s = new Sampler(proxy, () -> BucketSample.of(plain.listVersions(bucket.name(), prefix)),
-          settings.batches(), settings.sampleEvery());
+          settings);
       sampler = s;
       lastBatch = -1;
       Dataset<Row> counts = spark.readStream().format("rate-micro-batch")
@@ -152,6 +152,8 @@ public final class SoakRun {
     private final java.util.function.Supplier<BucketSample> bucket;
     private final int batches;
     private final int sampleEvery;
+    private final int warmup;
+    private final int window;
     private final List<SoakResult.Batch> measured = new ArrayList<>();
     private final List<SoakResult.Sample> samples = new ArrayList<>();
     private RequestCounts previous;
@@ -160,11 +162,13 @@ public final class SoakRun {
     private volatile long lastBatchId = -1;
     private volatile Map<Integer, Long> lastBatchCounts = Map.of();
 
-    Sampler(S3FaultProxy proxy, java.util.function.Supplier<BucketSample> bucket, int batches, int sampleEvery) {
+    Sampler(S3FaultProxy proxy, java.util.function.Supplier<BucketSample> bucket, SoakSettings settings) {
       this.proxy = proxy;
       this.bucket = bucket;
-      this.batches = batches;
-      this.sampleEvery = sampleEvery;
+      this.batches = settings.batches();
+      this.sampleEvery = settings.sampleEvery();
+      this.warmup = settings.warmup();
+      this.window = settings.window();
     }
 
     synchronized void afterBatch(long id, Map<Integer, Long> counts) {
@@ -182,8 +186,9 @@ public final class SoakRun {
         BucketSample b = bucket.get();
         samples.add(new SoakResult.Sample(id, heapAfterFullGc(), b));
         if (id % 100 == 0) {
-          Progress.say(String.format("soak: micro-batch %d, %d objects, largest manifest %,d bytes", id,
-              b.objects(), b.largestManifestBytes()));
+          Progress.say(String.format("soak: micro-batch %d, %d objects, largest manifest %,d bytes, heap %d MiB%s",
+              id, b.objects(), b.largestManifestBytes(), samples.get(samples.size() - 1).heapBytes() >> 20,
+              sinceFirstWindow(id)));
         }
       }
       if (id + 1 >= batches) {
@@ -192,6 +197,34 @@ public final class SoakRun {
       // the sampling's own time (GC, listing) is not the next batch's
       previous = proxy.counts();
       previousNanos = System.nanoTime();
+    }
+
+    /**
+     * Once past the first window: requests and seconds per micro-batch of the first window against the last 100
+     * measured so far (a long run's interim numbers, in case it is stopped before its end).
+     */
+    private String sinceFirstWindow(long id) {
+      if (id < warmup + 2L * window) {
+        return "";
+      }
+      double[] first = mean(b -> b.id() >= warmup && b.id() < warmup + window);
+      double[] last = mean(b -> b.id() > id - window && b.id() <= id);
+      return String.format("; requests/batch %.2f (batches %d-%d) -> %.2f (last %d), seconds/batch %.3f -> %.3f",
+          first[0], warmup, warmup + window - 1, last[0], window, first[1], last[1]);
+    }
+
+    private double[] mean(java.util.function.Predicate<SoakResult.Batch> which) {
+      double requests = 0;
+      double seconds = 0;
+      int n = 0;
+      for (SoakResult.Batch b : measured) {
+        if (which.test(b)) {
+          requests += b.requests().total();
+          seconds += b.seconds();
+          n++;
+        }
+      }
+      return new double[] {requests / n, seconds / n};
     }
 
     boolean done() {

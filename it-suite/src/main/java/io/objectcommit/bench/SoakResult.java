@@ -47,6 +47,8 @@ public record SoakResult(String stateStore, SoakSettings settings, List<Batch> b
   }
 
   /**
+   * A sample of the bucket and the heap.
+   *
    * @param batch the micro-batch after which it was taken
    * @param heapBytes heap in use after a full GC
    * @param bucket the bucket then
@@ -125,7 +127,7 @@ public record SoakResult(String stateStore, SoakSettings settings, List<Batch> b
     double m2 = sampleMax(false, s -> s.bucket().largestManifestBytes());
     c.add(atMost("largest .ckpt/dirs manifest, bytes (max of samples)", m1, m2, BOUNDED_TOLERANCE));
     double o1 = sampleMax(true, s -> s.bucket().objects());
-    double o2 = Math.max(sampleMax(false, s -> s.bucket().objects()), end.objects());
+    double o2 = Math.max(sampleMax(false, s -> s.bucket().objects()), (double) end.objects());
     c.add(atMost("objects in the bucket, all versions (max of samples; last: and after stop)", o1, o2,
         BOUNDED_TOLERANCE));
     double h1 = sampleMean(true, Sample::heapBytes) / (1 << 20);

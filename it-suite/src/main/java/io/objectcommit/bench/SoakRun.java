@@ -156,7 +156,7 @@ public final class SoakRun {
     private final int window;
     private final List<SoakResult.Batch> measured = new ArrayList<>();
     private final List<SoakResult.Sample> samples = new ArrayList<>();
-    private RequestCounts previous;
+    private boolean started;
     private long previousNanos;
     private volatile boolean done;
     private volatile long lastBatchId = -1;
@@ -176,15 +176,18 @@ public final class SoakRun {
         return;
       }
       long now = System.nanoTime();
-      RequestCounts all = proxy.counts();
-      if (previous != null) {
-        measured.add(new SoakResult.Batch(id, (now - previousNanos) / 1e9, Requests.of(all.minus(previous))));
+      // counted and reset at once: the proxy keeps no request list growing with the run (that would be heap of ours)
+      RequestCounts since = proxy.countsAndReset();
+      if (started) {
+        measured.add(new SoakResult.Batch(id, (now - previousNanos) / 1e9, Requests.of(since)));
       }
+      started = true;
       lastBatchId = id;
       lastBatchCounts = counts;
       if (id % sampleEvery == 0 || id + 1 >= batches) {
         BucketSample b = bucket.get();
         samples.add(new SoakResult.Sample(id, heapAfterFullGc(), b));
+        proxy.countsAndReset(); // what maintenance sent while we sampled belongs to no micro-batch
         if (id % 100 == 0) {
           Progress.say(String.format("soak: micro-batch %d, %d objects, largest manifest %,d bytes, heap %d MiB%s",
               id, b.objects(), b.largestManifestBytes(), samples.get(samples.size() - 1).heapBytes() >> 20,
@@ -194,8 +197,7 @@ public final class SoakRun {
       if (id + 1 >= batches) {
         done = true;
       }
-      // the sampling's own time (GC, listing) is not the next batch's
-      previous = proxy.counts();
+      // the sampling's own time (GC, listing) is not the next batch's; the listing bypasses the proxy
       previousNanos = System.nanoTime();
     }
 

@@ -18,7 +18,8 @@ import org.apache.spark.sql.SparkSession;
  * Exits 1 when the check fails.
  *
  * <p>Arguments: {@code [short|full] [key=value ...]} (see {@link BenchSettings#parse}); {@code short}, the
- * default, takes a few minutes; {@code full} ({@code bin/run-benchmarks}) is the run of docs/benchmarks.md.
+ * default, takes a few minutes; {@code full} ({@code bin/run-benchmarks}) is the run of docs/benchmarks.md;
+ * {@code soak [key=value ...]} ({@code bin/soak}) runs {@link SoakMain} instead.
  */
 public final class MainJob {
 
@@ -29,6 +30,10 @@ public final class MainJob {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("soak")) {
+      // bin/soak: the long soak run (SoakMain), through the same exec execution as this job
+      System.exit(SoakMain.run(List.of(args).subList(1, args.length)));
+    }
     BenchSettings settings = BenchSettings.parse(List.of(args));
     int code = run(settings);
     System.exit(code);

@@ -48,6 +48,13 @@ final class RequestCounter {
     return dropped;
   }
 
+  /** The counts, then a reset, at once: no request falls between the two. */
+  synchronized RequestCounts snapshotAndReset() {
+    RequestCounts c = snapshot();
+    reset();
+    return c;
+  }
+
   synchronized void reset() {
     counts.clear();
     seen.clear();

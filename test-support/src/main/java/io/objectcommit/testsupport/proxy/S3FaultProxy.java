@@ -140,6 +140,14 @@ public final class S3FaultProxy implements AutoCloseable {
     return counter.dropped();
   }
 
+  /**
+   * The counts since start or the last reset, and a reset, atomically: a long run's per-interval counts without
+   * keeping every request (what {@link #requests()} keeps grows the heap up to {@link RequestCounter#MAX_KEPT}).
+   */
+  public RequestCounts countsAndReset() {
+    return counter.snapshotAndReset();
+  }
+
   /** Clears the counts and the requests kept. */
   public void resetCounts() {
     counter.reset();

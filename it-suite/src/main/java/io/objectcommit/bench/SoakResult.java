@@ -1,0 +1,209 @@
+package io.objectcommit.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One soak run's measurements ({@link SoakRun}) and its properties: the first window after the warm-up against
+ * the last window, each property met or missed with the numbers. Immutable.
+ *
+ * @param stateStore the state store's key ({@code default}, {@code rocksdb}, ...)
+ * @param settings the run's settings
+ * @param batches every measured micro-batch (from micro-batch 1: batch 0 has no predecessor to measure from)
+ * @param samples the bucket and the heap every {@code sampleEvery} micro-batches, and after the last
+ * @param end the bucket after the query stopped
+ * @param expectedCounts the counts by key the last micro-batch must show
+ * @param counts the counts by key it showed
+ * @param seconds the run's wall time
+ */
+public record SoakResult(String stateStore, SoakSettings settings, List<Batch> batches, List<Sample> samples,
+    BucketSample end, Map<Integer, Long> expectedCounts, Map<Integer, Long> counts, long seconds) {
+
+  /** Requests and seconds per micro-batch may differ by this much between the windows. */
+  public static final double PER_BATCH_TOLERANCE = 0.05;
+
+  /**
+   * The largest manifest and the object count of the last window may exceed the first window's by this much:
+   * after the warm-up every directory holds what Spark retains, so both are flat up to where in its maintenance
+   * and purge cycle a sample falls.
+   */
+  public static final double BOUNDED_TOLERANCE = 0.10;
+
+  /** Heap after full GC, last window's mean against the first's: this fraction, or {@value #HEAP_SLACK_MB} MB. */
+  public static final double HEAP_TOLERANCE = 0.10;
+  public static final long HEAP_SLACK_MB = 32;
+
+  /**
+   * One micro-batch: from the previous micro-batch's sink call to this one's.
+   *
+   * @param id the micro-batch id
+   * @param seconds its wall time
+   * @param requests the S3 requests the proxy answered meanwhile, by operation
+   */
+  public record Batch(long id, double seconds, Requests requests) {
+  }
+
+  /**
+   * A sample of the bucket and the heap.
+   *
+   * @param batch the micro-batch after which it was taken
+   * @param heapBytes heap in use after a full GC
+   * @param bucket the bucket then
+   */
+  public record Sample(long batch, long heapBytes, BucketSample bucket) {
+  }
+
+  /**
+   * A property of the run.
+   *
+   * @param name what it is
+   * @param first the first window's value
+   * @param last the last window's value
+   * @param limit the limit the last window's value is held to
+   * @param met whether it was met
+   * @param asserted whether SoakIT and bin/soak's exit code hold the run to it (seconds are only reported)
+   */
+  public record Check(String name, double first, double last, String limit, boolean met, boolean asserted) {
+  }
+
+  public SoakResult {
+    batches = List.copyOf(batches);
+    samples = List.copyOf(samples);
+    expectedCounts = new TreeMap<>(expectedCounts);
+    counts = new TreeMap<>(counts);
+  }
+
+  /** First micro-batch id of the first window (after the warm-up). */
+  public long firstWindowStart() {
+    return settings.warmup();
+  }
+
+  /** First micro-batch id of the last window. */
+  public long lastWindowStart() {
+    return (long) settings.batches() - settings.window();
+  }
+
+  private boolean inFirst(long id) {
+    return id >= firstWindowStart() && id < firstWindowStart() + settings.window();
+  }
+
+  private boolean inLast(long id) {
+    return id >= lastWindowStart() && id < settings.batches();
+  }
+
+  private double batchMean(boolean first, ToDoubleFunction<Batch> f) {
+    return batches.stream().filter(b -> first ? inFirst(b.id()) : inLast(b.id())).mapToDouble(f).average()
+        .orElse(Double.NaN);
+  }
+
+  private double sampleMax(boolean first, ToDoubleFunction<Sample> f) {
+    return samples.stream().filter(s -> first ? inFirst(s.batch()) : inLast(s.batch())).mapToDouble(f).max()
+        .orElse(Double.NaN);
+  }
+
+  private double sampleMean(boolean first, ToDoubleFunction<Sample> f) {
+    return samples.stream().filter(s -> first ? inFirst(s.batch()) : inLast(s.batch())).mapToDouble(f).average()
+        .orElse(Double.NaN);
+  }
+
+  /** Mean requests of one operation per micro-batch in a window. */
+  public double requestsPerBatch(boolean first, String operation) {
+    return batchMean(first, b -> operation == null ? b.requests().total() : b.requests().of(operation));
+  }
+
+  /** Every property, in the order of the issue. */
+  public List<Check> checks() {
+    List<Check> c = new ArrayList<>();
+    double r1 = requestsPerBatch(true, null);
+    double r2 = requestsPerBatch(false, null);
+    c.add(within("S3 requests per micro-batch (mean)", r1, r2, PER_BATCH_TOLERANCE, true));
+    double s1 = batchMean(true, Batch::seconds);
+    double s2 = batchMean(false, Batch::seconds);
+    c.add(within("seconds per micro-batch (mean)", s1, s2, PER_BATCH_TOLERANCE, false));
+    double m1 = sampleMax(true, s -> s.bucket().largestManifestBytes());
+    double m2 = sampleMax(false, s -> s.bucket().largestManifestBytes());
+    c.add(atMost("largest .ckpt/dirs manifest, bytes (max of samples)", m1, m2, BOUNDED_TOLERANCE));
+    double o1 = sampleMax(true, s -> s.bucket().objects());
+    double o2 = Math.max(sampleMax(false, s -> s.bucket().objects()), (double) end.objects());
+    c.add(atMost("objects in the bucket, all versions (max of samples; last: and after stop)", o1, o2,
+        BOUNDED_TOLERANCE));
+    double h1 = sampleMean(true, Sample::heapBytes) / (1 << 20);
+    double h2 = sampleMean(false, Sample::heapBytes) / (1 << 20);
+    double heapLimit = Math.max(h1 * (1 + HEAP_TOLERANCE), h1 + HEAP_SLACK_MB);
+    c.add(new Check("heap after full GC, MiB (mean of samples; driver = executor, local mode)", h1, h2,
+        String.format("<= %.0f (+10%% or +%d MiB)", heapLimit, HEAP_SLACK_MB), h2 <= heapLimit, true));
+    boolean exact = !counts.isEmpty() && counts.equals(expectedCounts);
+    c.add(new Check("final counts exact (" + expectedCounts.size() + " keys, micro-batches 0.." + lastBatchId()
+        + ")", expectedCounts.values().stream().mapToLong(Long::longValue).sum(),
+        counts.values().stream().mapToLong(Long::longValue).sum(), "equal, key by key", exact, true));
+    return c;
+  }
+
+  /** The last micro-batch measured. */
+  public long lastBatchId() {
+    return batches.isEmpty() ? -1 : batches.get(batches.size() - 1).id();
+  }
+
+  /** The asserted properties that were missed. */
+  public List<Check> missed() {
+    return checks().stream().filter(k -> k.asserted() && !k.met()).toList();
+  }
+
+  private static Check within(String name, double first, double last, double tolerance, boolean asserted) {
+    boolean met = Math.abs(last - first) <= tolerance * first;
+    return new Check(name, first, last, String.format("within %.0f%%", tolerance * 100), met, asserted);
+  }
+
+  private static Check atMost(String name, double first, double last, double tolerance) {
+    double limit = first * (1 + tolerance);
+    return new Check(name, first, last, String.format("<= %.0f (+%.0f%%)", limit, tolerance * 100), last <= limit,
+        true);
+  }
+
+  /** The first-window against last-window table (Markdown), with the requests by operation. */
+  public String table() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("State store %s: %d micro-batches in %d s; windows: micro-batches %d-%d (after a "
+        + "warm-up of %d) and %d-%d%n%n", stateStore, settings.batches(), seconds, firstWindowStart(),
+        firstWindowStart() + settings.window() - 1, settings.warmup(), lastWindowStart(), settings.batches() - 1));
+    sb.append("| property | first window | last window | change | limit | met |\n");
+    sb.append("|---|---:|---:|---:|---|---|\n");
+    for (Check k : checks()) {
+      sb.append(String.format("| %s | %s | %s | %+.1f%% | %s | %s |%n", k.name(), num(k.first()), num(k.last()),
+          k.first() == 0 ? 0.0 : 100 * (k.last() - k.first()) / k.first(), k.limit(),
+          k.met() ? "yes" : k.asserted() ? "**no**" : "no (reported only)"));
+    }
+    for (String op : operations()) {
+      double a = requestsPerBatch(true, op);
+      double b = requestsPerBatch(false, op);
+      sb.append(String.format("| %s requests per micro-batch | %s | %s | %+.1f%% | | |%n", op, num(a), num(b),
+          a == 0 ? 0.0 : 100 * (b - a) / a));
+    }
+    Sample lastSample = samples.isEmpty() ? null : samples.get(samples.size() - 1);
+    if (lastSample != null) {
+      sb.append(String.format("%nLargest manifest at the end: %s (%,d bytes); %d manifests; %d objects after the "
+          + "query stopped%n", lastSample.bucket().largestManifest(), lastSample.bucket().largestManifestBytes(),
+          lastSample.bucket().manifests(), end.objects()));
+    }
+    return sb.toString();
+  }
+
+  private List<String> operations() {
+    List<String> ops = new ArrayList<>();
+    for (Batch b : batches) {
+      for (String op : b.requests().byOperation().keySet()) {
+        if (!ops.contains(op)) {
+          ops.add(op);
+        }
+      }
+    }
+    return ops;
+  }
+
+  private static String num(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.format("%,d", (long) v) : String.format("%,.2f", v);
+  }
+}

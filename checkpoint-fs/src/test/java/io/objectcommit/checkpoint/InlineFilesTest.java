@@ -236,7 +236,8 @@ class InlineFilesTest {
     write(fs, "/q/commits/1", filled(20_000, 2));
     try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path("ckpt://" + bucketName + "/q"), conf())) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      assertEquals(List.of(), m.verify(new PrintStream(out, true, StandardCharsets.UTF_8)), out.toString());
+      assertEquals(List.of(), m.verify(new PrintStream(out, true, StandardCharsets.UTF_8)),
+          out.toString(StandardCharsets.UTF_8));
     }
     try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path("ckpt://" + bucketName + "/"), conf())) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -26,6 +26,13 @@ public record SoakResult(String stateStore, SoakSettings settings, List<Batch> b
   public static final double PER_BATCH_TOLERANCE = 0.05;
 
   /**
+   * What the CI-sized soak allows for all requests per micro-batch on a shared machine: state store maintenance
+   * runs on a timer, so its revalidating GETs per micro-batch follow the machine's speed, not the checkpoint's
+   * growth; the writes per micro-batch are held to {@link #PER_BATCH_TOLERANCE} all the same.
+   */
+  public static final double SHARED_MACHINE_REQUEST_TOLERANCE = 0.10;
+
+  /**
    * The largest manifest and the object count of the last window may exceed the first window's by this much:
    * after the warm-up every directory holds what Spark retains, so both are flat up to where in its maintenance
    * and purge cycle a sample falls.
@@ -109,17 +116,32 @@ public record SoakResult(String stateStore, SoakSettings settings, List<Batch> b
         .orElse(Double.NaN);
   }
 
+  private double writesPerBatch(boolean first) {
+    return requestsPerBatch(first, "PUT") + requestsPerBatch(first, "DELETE") + requestsPerBatch(first, "BULK_DELETE");
+  }
+
   /** Mean requests of one operation per micro-batch in a window. */
   public double requestsPerBatch(boolean first, String operation) {
     return batchMean(first, b -> operation == null ? b.requests().total() : b.requests().of(operation));
   }
 
-  /** Every property, in the order of the issue. */
+  /** Every property, in the order of the issue, requests per micro-batch within {@link #PER_BATCH_TOLERANCE}. */
   public List<Check> checks() {
+    return checks(PER_BATCH_TOLERANCE);
+  }
+
+  /**
+   * Every property, in the order of the issue; all requests per micro-batch within {@code requestTolerance}, the
+   * writes (PUT, DELETE, BULK_DELETE) within {@link #PER_BATCH_TOLERANCE}.
+   */
+  public List<Check> checks(double requestTolerance) {
     List<Check> c = new ArrayList<>();
     double r1 = requestsPerBatch(true, null);
     double r2 = requestsPerBatch(false, null);
-    c.add(within("S3 requests per micro-batch (mean)", r1, r2, PER_BATCH_TOLERANCE, true));
+    c.add(within("S3 requests per micro-batch (mean)", r1, r2, requestTolerance, true));
+    double w1 = writesPerBatch(true);
+    double w2 = writesPerBatch(false);
+    c.add(within("S3 writes per micro-batch: PUT, DELETE, BULK_DELETE (mean)", w1, w2, PER_BATCH_TOLERANCE, true));
     double s1 = batchMean(true, Batch::seconds);
     double s2 = batchMean(false, Batch::seconds);
     c.add(within("seconds per micro-batch (mean)", s1, s2, PER_BATCH_TOLERANCE, false));

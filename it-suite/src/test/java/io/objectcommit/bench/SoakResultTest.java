@@ -22,7 +22,7 @@ class SoakResultTest {
   void aFlatRunMeetsEveryProperty() {
     SoakResult r = run(id -> 30, id -> 700, id -> 15_000, id -> 80L << 20, SoakRun.expectedCounts(39));
     assertEquals(List.of(), r.missed(), r.table());
-    assertEquals(6, r.checks().size());
+    assertEquals(7, r.checks().size());
     assertTrue(r.table().contains("| PUT requests per micro-batch | 20 | 20 |"), r.table());
   }
 
@@ -31,6 +31,13 @@ class SoakResultTest {
     SoakResult r = run(id -> id < 30 ? 30 : 32, id -> 700, id -> 15_000, id -> 80L << 20,
         SoakRun.expectedCounts(39));
     assertEquals(List.of("S3 requests per micro-batch (mean)"), names(r.missed()), r.table());
+    SoakResult more = run(id -> id < 30 ? 30 : 33, id -> 700, id -> 15_000, id -> 80L << 20,
+        SoakRun.expectedCounts(39));
+    assertEquals(List.of("S3 requests per micro-batch (mean)",
+        "S3 writes per micro-batch: PUT, DELETE, BULK_DELETE (mean)"), names(more.missed()), more.table());
+    assertEquals(List.of("S3 writes per micro-batch: PUT, DELETE, BULK_DELETE (mean)"), names(more.checks(
+        SoakResult.SHARED_MACHINE_REQUEST_TOLERANCE).stream().filter(k -> k.asserted() && !k.met()).toList()),
+        "a shared machine's tolerance for all requests, never for writes: " + more.table());
   }
 
   @Test

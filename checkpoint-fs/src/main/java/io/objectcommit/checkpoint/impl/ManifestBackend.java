@@ -276,7 +276,7 @@ public final class ManifestBackend implements Backend {
     List<String> comps = components(path);
     Entry e = resolveParent(comps, path).entry(last(comps));
     if (e.isInline()) {
-      return new FSDataInputStream(new InlineSeekableStream(e.inlineBytes(), path.toString()));
+      return new FSDataInputStream(ObjectSeekableStream.ofBytes(e.inlineBytes(), path.toString()));
     }
     return new FSDataInputStream(new ObjectSeekableStream(store, e.data, e.size, path.toString()));
   }

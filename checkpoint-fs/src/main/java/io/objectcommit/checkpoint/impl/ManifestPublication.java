@@ -19,8 +19,18 @@ import org.apache.hadoop.fs.Path;
  */
 final class ManifestPublication implements Publication<Payload> {
 
-  /** What a change returns when the directory's manifest has no room for the file's bytes. */
-  private static final Entry NO_ROOM = new Entry();
+  /** What the inline write did: nothing, for lack of room in the manifest, or published, replacing an entry or none. */
+  private static final class Inline {
+    static final Inline NO_ROOM = new Inline(false, null);
+
+    final boolean published;
+    final Entry replaced;
+
+    Inline(boolean published, Entry replaced) {
+      this.published = published;
+      this.replaced = replaced;
+    }
+  }
 
   private final ObjectStore store;
   private final ManifestStore manifests;
@@ -58,16 +68,16 @@ final class ManifestPublication implements Publication<Payload> {
     long size = bytes.length();
     if (inline.allowsFile(size)) {
       byte[] content = read(bytes);
-      Entry replaced = manifests.update(parentId, parentPath, m -> {
+      Inline done = manifests.update(parentId, parentPath, m -> {
         Entry cur = existing(m);
         if (!inline.allowsInDirectory(m.inlineBytes() - (cur == null ? 0 : cur.inlineSize()), size)) {
-          return NO_ROOM; // nothing changed: nothing written
+          return Inline.NO_ROOM; // nothing changed: nothing written
         }
         m.entries.put(name, Entry.inlineFile(content, System.currentTimeMillis()));
-        return cur;
+        return new Inline(true, cur);
       });
-      if (replaced != NO_ROOM) {
-        cleanUpReplaced(replaced);
+      if (done.published) {
+        cleanUpReplaced(done.replaced);
         return;
       }
     }

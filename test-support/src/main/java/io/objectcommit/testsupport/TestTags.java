@@ -66,12 +66,6 @@ public final class TestTags {
    */
   public static final String LONG = "long";
 
-  /**
-   * The CI-sized soak ({@code SoakIT}, minutes): run by {@code mvn verify} on Spark 3.5 only, left out on the Spark
-   * 4 lines by {@code spark.line.excludedGroups} (CI's critical path); {@code bin/soak --spark 4.1} soaks those.
-   */
-  public static final String SOAK = "soak";
-
   private TestTags() {
   }
 }

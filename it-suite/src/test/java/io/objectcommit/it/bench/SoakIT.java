@@ -21,10 +21,13 @@ import org.junit.jupiter.api.Test;
  * per micro-batch within 5%, all requests within 10% (maintenance's GETs follow the shared machine's speed: the
  * long run, {@code bin/soak}, holds them to 5%), the largest manifest and the object count within
  * 10%, heap after full GC within 10% (or 32 MiB), the final counts exact. Seconds per micro-batch are reported, not
- * asserted (2 shared cores).
+ * asserted (2 shared cores). Tagged {@code long}: run it alone (its own JVM), {@code -Dit.test=SoakIT
+ * -Dobjectcommit.it.excludedGroups=none}; after other streaming ITs in one JVM, Spark's state store maintenance
+ * deleted nothing (rehearsal 10: objects 527 -> 967, no DELETE), since Spark's JVM-wide state store object outlives
+ * their SparkContexts.
  */
 @S3IntegrationTest
-@Tag(TestTags.SOAK)
+@Tag(TestTags.LONG)
 class SoakIT {
 
   @Test

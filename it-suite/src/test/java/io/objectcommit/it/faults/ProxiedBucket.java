@@ -1,5 +1,6 @@
 package io.objectcommit.it.faults;
 
+import io.objectcommit.it.SparkStateStores;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.guarantee.StoreGuarantee;
@@ -57,8 +58,13 @@ public final class ProxiedBucket implements AutoCloseable {
     proxy.resetCounts();
   }
 
+  /**
+   * Stops the proxy, after the state stores of the sessions that used it (closed by then) stopped their maintenance
+   * through it ({@link SparkStateStores}).
+   */
   @Override
   public void close() {
+    SparkStateStores.stopIfNoSparkRuns();
     proxy.close();
   }
 }

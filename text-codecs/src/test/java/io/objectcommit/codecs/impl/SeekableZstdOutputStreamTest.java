@@ -2,73 +2,67 @@ package io.objectcommit.codecs.impl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.Zstd;
 import io.objectcommit.codecs.CodecConstants;
 import io.objectcommit.codecs.SeekableZstdCodec;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.apache.hadoop.io.compress.CompressionCodec;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the seekable zstd writer produces: zstd that every reader reads, frames of the configured content size each
+ * What the seekable zstd writer produces ({@link UnitOutputScenarios}): zstd that every reader reads, frames of the configured content size each
  * with its checksum, and a seek table that describes them (sizes and XXH64 checksums computed here independently).
  */
-class SeekableZstdOutputStreamTest {
+class SeekableZstdOutputStreamTest extends UnitOutputScenarios {
 
-  @TempDir
-  Path dir;
-
-  private static byte[] content() {
-    byte[] text = SplitReading.text(20, 1_500_000, 1_000, "\n");
-    byte[] noise = new byte[300_000];
-    new Random(21).nextBytes(noise);
-    return SplitReading.concat(text, noise, text);
+  @Override
+  CompressionCodec codec() {
+    return new SeekableZstdCodec();
   }
 
-  private Path write(byte[] content) throws IOException {
-    Path file = dir.resolve("out.seekable.zst");
-    try (OutputStream out = new SeekableZstdCodec().createOutputStream(Files.newOutputStream(file))) {
-      out.write(content, 0, 1000);
-      out.write(content[1000]);
-      out.write(content, 1001, content.length - 1001);
+  @Override
+  String extension() {
+    return ".seekable.zst";
+  }
+
+  @Override
+  int textSize() {
+    return 1_500_000;
+  }
+
+  @Override
+  byte[] decode(Path file) throws IOException {
+    return SplitReading.unzstd(file);
+  }
+
+  @Override
+  File tool() {
+    return new File("/usr/bin/zstd");
+  }
+
+  @Override
+  Path write(Path file, byte[] content, int unitData) throws IOException {
+    return SplitReading.writeZstd(file, content, unitData);
+  }
+
+  /** The frames' content, each decoded alone. */
+  @Override
+  List<byte[]> units(byte[] file) {
+    List<byte[]> units = new ArrayList<>();
+    long offset = 0;
+    for (long[] e : SplitReading.seekTable(file)) {
+      units.add(Zstd.decompress(Arrays.copyOfRange(file, (int) offset, (int) (offset + e[0])), (int) e[1]));
+      offset += e[0];
     }
-    return file;
-  }
-
-  @Test
-  void zstdJniReadsWhatItWrites() throws IOException {
-    byte[] content = content();
-    assertArrayEquals(content, SplitReading.unzstd(write(content)));
-  }
-
-  @Test
-  void theZstdToolReadsWhatItWrites() throws Exception {
-    File zstd = new File("/usr/bin/zstd");
-    Assumptions.assumeTrue(zstd.canExecute(), "zstd not installed");
-    byte[] content = content();
-    Path file = write(content);
-    Process p = new ProcessBuilder(zstd.getPath(), "-dc", file.toString()).start();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (InputStream in = p.getInputStream()) {
-      in.transferTo(out);
-    }
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-    assertArrayEquals(content, out.toByteArray());
+    return units;
   }
 
   @Test
@@ -97,26 +91,6 @@ class SeekableZstdOutputStreamTest {
     }
     assertEquals(content.length, contentOffset);
     assertEquals(file.length - 8 - 12 * table.size() - 9, offset, "the seek table follows the last frame");
-  }
-
-  @Test
-  void noFrameEndsWithACarriageReturnFollowedByMoreText() throws IOException {
-    byte[] content = SplitReading.text(22, 5_000, 100, "\r");
-    Path file = SplitReading.writeZstd(dir.resolve("cr.seekable.zst"), content, 64);
-    byte[] bytes = Files.readAllBytes(file);
-    List<long[]> table = SplitReading.seekTable(bytes);
-    long offset = 0;
-    int crAtEnd = 0;
-    for (int f = 0; f + 1 < table.size(); f++) {
-      long[] e = table.get(f);
-      byte[] data = Zstd.decompress(Arrays.copyOfRange(bytes, (int) offset, (int) (offset + e[0])), (int) e[1]);
-      if (data.length > 0 && data[data.length - 1] == '\r') {
-        crAtEnd++;
-      }
-      offset += e[0];
-    }
-    assertEquals(0, crAtEnd, "frames ending with CR before more text");
-    assertArrayEquals(content, SplitReading.unzstd(file));
   }
 
   @Test

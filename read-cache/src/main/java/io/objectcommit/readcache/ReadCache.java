@@ -174,30 +174,79 @@ public final class ReadCache {
       statistics.hit(length);
       return cached.get();
     }
-    byte[] data;
+    // The block is written to its temporary file as the GET streams it (the disk write overlaps the transfer);
+    // only a whole, checked block is renamed into place.
+    CacheDirectory.Fill fill = startFill(id, index, length);
+    byte[] data = new byte[length];
+    int n = 0;
     try (InputStream in = store.open(id.key(), start, start + length, id.etag())) {
-      data = in.readNBytes(length);
+      while (n < length) {
+        int r = in.read(data, n, length - n);
+        if (r < 0) {
+          break;
+        }
+        if (fill != null) {
+          try {
+            fill.write(data, n, r);
+          } catch (IOException e) {
+            fill = writeFailed(fill, id, index, e);
+          }
+        }
+        n += r;
+      }
     } catch (ObjectChangedException | FileNotFoundException e) {
       // replaced or deleted: the next open checks the identity again, whatever revalidate-after says
       confirmed.remove(id.bucket() + "/" + id.key(), new Confirmed(id, 0));
+      abandon(fill);
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      abandon(fill);
       throw e;
     }
-    if (data.length != length) {
+    if (n != length) {
+      abandon(fill);
       throw new PathIOException(id.path(), "read block " + index + " through the read cache: the store returned "
-          + data.length + " of " + length + " bytes of ETag " + id.etag());
+          + n + " of " + length + " bytes of ETag " + id.etag());
     }
     statistics.miss(length);
-    try {
-      directory.write(id, index, data);
-    } catch (IOException e) {
-      // The read succeeds without the cache: a full disk must not fail a job.
-      statistics.writeFailure();
-      if (writeFailureLogged.compareAndSet(false, true)) {
-        LOG.warn("Read cache {}: cannot write block {} of {} ({}); reading on without caching what fails",
-            options.dir(), index, id, e.toString());
+    if (fill != null) {
+      try {
+        fill.commit();
+      } catch (IOException e) {
+        writeFailed(fill, id, index, e);
       }
     }
     return data;
+  }
+
+  /** A fill of the block, or null when the directory cannot take it (the read goes on uncached). */
+  private CacheDirectory.Fill startFill(ObjectIdentity id, long index, int length) {
+    try {
+      return directory.startFill(id, index, length);
+    } catch (IOException e) {
+      return writeFailed(null, id, index, e);
+    }
+  }
+
+  /** A failed cache write never fails the read: counted, warned about once, the fill abandoned; returns null. */
+  private CacheDirectory.Fill writeFailed(CacheDirectory.Fill fill, ObjectIdentity id, long index, IOException e) {
+    abandon(fill);
+    statistics.writeFailure();
+    if (writeFailureLogged.compareAndSet(false, true)) {
+      LOG.warn("Read cache {}: cannot write block {} of {} ({}); reading on without caching what fails",
+          options.dir(), index, id, e.toString());
+    }
+    return null;
+  }
+
+  private static void abandon(CacheDirectory.Fill fill) {
+    if (fill != null) {
+      try {
+        fill.close();
+      } catch (IOException e) {
+        LOG.debug("Read cache: could not remove an abandoned fill's temporary file: {}", e.toString());
+      }
+    }
   }
 
   /** An identity and when a HEAD confirmed it; equal by identity alone (to forget exactly the one that failed). */

@@ -9,7 +9,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +42,11 @@ public final class ReadCache {
    * the object replaced or gone.
    */
   private final ConcurrentHashMap<String, Confirmed> confirmed = new ConcurrentHashMap<>();
+  /**
+   * The threads that fetch blocks ahead of the streams' readers ({@link ReadCacheConstants#FETCH_THREADS}, daemons
+   * that end after 30 s idle, so that a cache nobody reads holds none).
+   */
+  private final ThreadPoolExecutor fetchers;
 
   /**
    * The JVM's caches, one per directory and settings ({@link #shared}): Hadoop makes file systems by reflection, one
@@ -49,6 +59,14 @@ public final class ReadCache {
     this.options = options;
     this.directory = CacheDirectory.open(options.dir(), options.dirKey(), options.blockSize(), options.maxSize(),
         statistics);
+    AtomicInteger threads = new AtomicInteger();
+    this.fetchers = new ThreadPoolExecutor(ReadCacheConstants.FETCH_THREADS, ReadCacheConstants.FETCH_THREADS, 30,
+        TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "objectcommit-read-cache-fetch-" + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    this.fetchers.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -63,7 +81,7 @@ public final class ReadCache {
   /** The JVM's cache of {@code options}' directory (opened on first use; the same object for the same settings). */
   public static ReadCache shared(ReadCacheOptions options) throws IOException {
     String key = options.dir() + "|" + options.blockSize() + "|" + options.maxSize() + "|"
-        + options.revalidateAfterMs();
+        + options.revalidateAfterMs() + "|" + options.readAhead();
     ReadCache cache = SHARED.get(key);
     if (cache == null) {
       synchronized (SHARED) {
@@ -165,14 +183,19 @@ public final class ReadCache {
     return new CachingInputStream(this, store, identity);
   }
 
+  /** Block {@code index} of an identity fetched on a fetch thread (see {@link #block}). */
+  Future<Block> blockAhead(ObjectStore store, ObjectIdentity id, long index) {
+    return fetchers.submit(() -> block(store, id, index));
+  }
+
   /** Block {@code index} of an identity: from the directory, else fetched (pinned to the ETag) and cached. */
-  byte[] block(ObjectStore store, ObjectIdentity id, long index) throws IOException {
+  Block block(ObjectStore store, ObjectIdentity id, long index) throws IOException {
     long start = index * options.blockSize();
     int length = (int) Math.min(options.blockSize(), id.length() - start);
     Optional<byte[]> cached = directory.read(id, index, length);
     if (cached.isPresent()) {
       statistics.hit(length);
-      return cached.get();
+      return new Block(cached.get(), true);
     }
     // The block is written to its temporary file as the GET streams it (the disk write overlaps the transfer);
     // only a whole, checked block is renamed into place.
@@ -216,7 +239,18 @@ public final class ReadCache {
         writeFailed(fill, id, index, e);
       }
     }
-    return data;
+    return new Block(data, false);
+  }
+
+  /** A block's bytes and where they came from. */
+  static final class Block {
+    final byte[] data;
+    final boolean fromCache;
+
+    Block(byte[] data, boolean fromCache) {
+      this.data = data;
+      this.fromCache = fromCache;
+    }
   }
 
   /** A fill of the block, or null when the directory cannot take it (the read goes on uncached). */

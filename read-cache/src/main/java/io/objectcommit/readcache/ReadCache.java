@@ -7,8 +7,11 @@ import io.objectcommit.store.ObjectStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -47,6 +50,8 @@ public final class ReadCache {
    * that end after 30 s idle, so that a cache nobody reads holds none).
    */
   private final ThreadPoolExecutor fetchers;
+  /** The blocks being fetched by some thread of this JVM now (see {@link #block}). */
+  private final ConcurrentHashMap<BlockKey, CompletableFuture<byte[]>> inFlight = new ConcurrentHashMap<>();
 
   /**
    * The JVM's caches, one per directory and settings ({@link #shared}): Hadoop makes file systems by reflection, one
@@ -197,6 +202,50 @@ public final class ReadCache {
       statistics.hit(length);
       return new Block(cached.get(), true);
     }
+    // One fetch per block in this JVM: a thread that needs a block another thread is fetching (the tasks of an
+    // executor reading one file's footer at once) waits for that fetch instead of sending its own GET.
+    BlockKey key = new BlockKey(id, index);
+    CompletableFuture<byte[]> mine = new CompletableFuture<>();
+    CompletableFuture<byte[]> theirs = inFlight.putIfAbsent(key, mine);
+    if (theirs != null) {
+      byte[] data = awaitOther(theirs, id);
+      statistics.hit(length); // no GET sent for it
+      return new Block(data, true);
+    }
+    try {
+      byte[] data = fetch(store, id, index, start, length);
+      mine.complete(data);
+      return new Block(data, false);
+    } catch (IOException | RuntimeException | Error e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      inFlight.remove(key, mine);
+    }
+  }
+
+  private static byte[] awaitOther(CompletableFuture<byte[]> fetch, ObjectIdentity id) throws IOException {
+    try {
+      return fetch.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException ie = new InterruptedIOException("interrupted reading " + id.path());
+      ie.initCause(e);
+      throw ie;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause; // the same identity: the same answer (ObjectChangedException, not found)
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new IOException("fetch of a block of " + id.path() + " failed", cause);
+    }
+  }
+
+  /** Fetches a block (one ranged GET pinned to the ETag), writing it to the directory as it arrives. */
+  private byte[] fetch(ObjectStore store, ObjectIdentity id, long index, long start, int length) throws IOException {
     // The block is written to its temporary file as the GET streams it (the disk write overlaps the transfer);
     // only a whole, checked block is renamed into place.
     CacheDirectory.Fill fill = startFill(id, index, length);
@@ -239,7 +288,28 @@ public final class ReadCache {
         writeFailed(fill, id, index, e);
       }
     }
-    return new Block(data, false);
+    return data;
+  }
+
+  /** A block of an identity, the key of {@link #inFlight}. */
+  private static final class BlockKey {
+    final ObjectIdentity id;
+    final long index;
+
+    BlockKey(ObjectIdentity id, long index) {
+      this.id = id;
+      this.index = index;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof BlockKey && ((BlockKey) o).index == index && ((BlockKey) o).id.equals(id);
+    }
+
+    @Override
+    public int hashCode() {
+      return id.hashCode() * 31 + Long.hashCode(index);
+    }
   }
 
   /** A block's bytes and where they came from. */

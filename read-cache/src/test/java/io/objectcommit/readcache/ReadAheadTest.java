@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.junit.jupiter.api.BeforeEach;
@@ -181,5 +182,46 @@ class ReadAheadTest {
       assertEquals(data.length - 3L * BLOCK, io.counters().get(StreamStatistics.BYTES_FROM_STORE));
     }
     assertEquals(BLOCKS, gets(), "3 blocks by the first stream, 7 by the second");
+  }
+
+  @Test
+  void threadsOfOneJvmNeedingTheSameBlockAtOnceSendOneGet() throws Exception {
+    CountDownLatch getStarted = new CountDownLatch(1);
+    ForwardingObjectStore slow = new ForwardingObjectStore(store) {
+      @Override
+      public InputStream open(String key, long start, long end, String ifMatchEtag) throws IOException {
+        getStarted.countDown();
+        try {
+          Thread.sleep(1000); // the other thread asks for the block meanwhile
+        } catch (InterruptedException e) {
+          throw new java.io.InterruptedIOException();
+        }
+        return super.open(key, start, end, ifMatchEtag);
+      }
+    };
+    ReadCache cache = ReadCache.open(options(tmp.resolve("cache"), Long.MAX_VALUE, 0));
+    byte[] first = new byte[100];
+    byte[] second = new byte[100];
+    Thread t = new Thread(() -> {
+      try (CachingInputStream in = cache.open(slow, new ObjectIdentity(BUCKET, "t/f", store.head("t/f").get().etag(),
+          data.length))) {
+        in.readFully(data.length - 100, first); // a footer
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    t.start();
+    assertTrue(getStarted.await(10, java.util.concurrent.TimeUnit.SECONDS));
+    try (CachingInputStream in = cache.open(slow, new ObjectIdentity(BUCKET, "t/f", store.head("t/f").get().etag(),
+        data.length))) {
+      in.readFully(data.length - 100, second);
+      assertEquals(1, in.statistics().get(StreamStatistics.HITS), "served by the other thread's fetch");
+    }
+    t.join();
+    assertArrayEquals(Arrays.copyOfRange(data, data.length - 100, data.length), first);
+    assertArrayEquals(first, second);
+    assertEquals(1, gets(), "one GET for both");
+    assertEquals(1, cache.statistics().misses());
+    assertEquals(1, cache.statistics().hits());
   }
 }

@@ -269,7 +269,7 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
       }
     }
     for (long i = index + 1; i <= last; i++) {
-      if (!ahead.containsKey(i)) {
+      if (i != blockIndex && !ahead.containsKey(i)) { // the current block is held: a positioned read reuses it
         ahead.put(i, cache.blockAhead(store, identity, i));
       }
     }

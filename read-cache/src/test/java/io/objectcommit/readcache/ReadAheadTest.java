@@ -224,4 +224,21 @@ class ReadAheadTest {
     assertEquals(1, cache.statistics().misses());
     assertEquals(1, cache.statistics().hits());
   }
+
+  /** Parquet reads the footer (the last block, then current) and then a range that ends in it. */
+  @Test
+  void aPositionedReadIntoTheCurrentBlockUsesItAndFetchesNothingAheadForIt() throws Exception {
+    ReadCache cache = ReadCache.open(options(tmp.resolve("cache"), Long.MAX_VALUE, 4));
+    try (CachingInputStream in = cache.open(store, "t/f")) {
+      in.seek(data.length - 8);
+      assertEquals(8, in.read(new byte[8], 0, 8)); // block 9, now the current block
+      byte[] range = new byte[BLOCK]; // from 7 bytes before block 9
+      in.readFully(data.length - range.length, range); // blocks 8 and 9
+      assertArrayEquals(Arrays.copyOfRange(data, data.length - range.length, data.length), range);
+      in.awaitReadAhead();
+      assertEquals(2, gets(), "blocks 9 and 8, once each");
+      assertEquals(0, cache.statistics().hits(), "block 9 not read again from the directory");
+      assertEquals(Set.of(), in.blocksAhead());
+    }
+  }
 }

@@ -3,8 +3,18 @@ package io.objectcommit.readcache;
 import io.objectcommit.store.ObjectStore;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A seekable stream over one object identity, read block by block through a {@link ReadCache}: a block is served
@@ -13,15 +23,32 @@ import org.apache.hadoop.fs.FSInputStream;
  * blocks already cached still serve the old object's bytes, and the first block that is not fails with
  * {@link io.objectcommit.store.ObjectChangedException}; a stream never returns bytes of two objects.
  *
- * <p>Positioned reads do not move the stream's position. Not for concurrent use beyond what Hadoop's
- * {@code FSInputStream} contract asks (its methods are synchronized).
+ * <p><b>Read-ahead</b> ({@link ReadCacheConstants#READ_AHEAD} blocks at once, on the cache's fetch threads): a read
+ * that spans several blocks fetches them in parallel; when the stream knows where its task's split ends
+ * ({@link #setSplitEnd}), a read also fetches the blocks after it up to the block holding the split's last byte,
+ * never further. A block fetched ahead and never read is still cached for whoever reads it next.
+ *
+ * <p><b>Statistics</b>: what this stream read from the cache and from the store, as Hadoop {@link IOStatistics}
+ * ({@link #getIOStatistics()}, names in {@link StreamStatistics}), and in one INFO line when it is closed.
+ *
+ * <p>Positioned reads do not move the stream's position and never read ahead of what they ask for. Not for
+ * concurrent use beyond what Hadoop's {@code FSInputStream} contract asks (its methods are synchronized).
  */
-public final class CachingInputStream extends FSInputStream {
+public final class CachingInputStream extends FSInputStream implements IOStatisticsSource {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CachingInputStream.class);
 
   private final ReadCache cache;
   private final ObjectStore store;
   private final ObjectIdentity identity;
   private final int blockSize;
+  private final int readAhead;
+  private final long lastBlock;
+  private final StreamStatistics stats = new StreamStatistics();
+  /** Blocks being fetched (or fetched) ahead of the reader, by index. */
+  private final TreeMap<Long, Future<ReadCache.Block>> ahead = new TreeMap<>();
+  /** The last block speculative read-ahead may fetch: the one holding the split's last byte (-1: no split known). */
+  private long splitLastBlock = -1;
   private long pos;
   private byte[] block;
   private long blockIndex = -1;
@@ -32,11 +59,22 @@ public final class CachingInputStream extends FSInputStream {
     this.store = store;
     this.identity = identity;
     this.blockSize = cache.options().blockSize();
+    this.readAhead = cache.options().readAhead();
+    this.lastBlock = identity.length() == 0 ? -1 : (identity.length() - 1) / blockSize;
   }
 
   /** The identity every byte of this stream belongs to. */
   public ObjectIdentity identity() {
     return identity;
+  }
+
+  /**
+   * Where the reader's split ends (the offset after its last byte, as Hadoop's
+   * {@link ReadCacheConstants#OPENFILE_SPLIT_END}): reads then fetch ahead up to the block holding byte
+   * {@code end - 1}. Without it a stream fetches only what is asked for.
+   */
+  public synchronized void setSplitEnd(long end) {
+    splitLastBlock = end <= 0 ? -1 : Math.min(lastBlock, (end - 1) / blockSize);
   }
 
   @Override
@@ -45,9 +83,10 @@ public final class CachingInputStream extends FSInputStream {
     if (pos >= identity.length()) {
       return -1;
     }
-    byte[] b = current(pos);
+    byte[] b = current(pos, pos + 1);
     int v = b[(int) (pos - blockIndex * blockSize)] & 0xff;
     pos++;
+    stats.bytesRead++;
     return v;
   }
 
@@ -61,15 +100,17 @@ public final class CachingInputStream extends FSInputStream {
     if (pos >= identity.length()) {
       return -1;
     }
+    long end = Math.min(identity.length(), pos + len);
     int n = 0;
-    while (n < len && pos < identity.length()) {
-      byte[] b = current(pos);
+    while (pos < end) {
+      byte[] b = current(pos, end);
       int at = (int) (pos - blockIndex * blockSize);
-      int k = Math.min(len - n, b.length - at);
+      int k = (int) Math.min(end - pos, b.length - at);
       System.arraycopy(b, at, buf, off + n, k);
       n += k;
       pos += k;
     }
+    stats.bytesRead += n;
     return n;
   }
 
@@ -83,17 +124,25 @@ public final class CachingInputStream extends FSInputStream {
     if (position >= identity.length()) {
       return -1;
     }
+    long end = Math.min(identity.length(), position + len);
     int n = 0;
     long p = position;
-    while (n < len && p < identity.length()) {
+    while (p < end) {
       long index = p / blockSize;
-      byte[] b = index == blockIndex ? block : cache.block(store, identity, index);
+      byte[] b;
+      if (index == blockIndex) {
+        b = block;
+      } else {
+        fetchAhead(index, (end - 1) / blockSize); // the blocks this read spans, never beyond
+        b = take(index);
+      }
       int at = (int) (p - index * blockSize);
-      int k = Math.min(len - n, b.length - at);
+      int k = (int) Math.min(end - p, b.length - at);
       System.arraycopy(b, at, buf, off + n, k);
       n += k;
       p += k;
     }
+    stats.bytesRead += n;
     return n;
   }
 
@@ -141,10 +190,35 @@ public final class CachingInputStream extends FSInputStream {
     return (int) (blockIndex * blockSize + block.length - pos);
   }
 
+  /**
+   * Closes the stream and logs what it read (one INFO line, when it read anything). Blocks still being fetched
+   * ahead complete on their threads and are cached; they are counted as unused read-ahead.
+   */
   @Override
   public synchronized void close() {
+    if (closed) {
+      return;
+    }
     closed = true;
     block = null;
+    stats.readAheadUnused += ahead.size();
+    ahead.clear();
+    if (stats.bytesRead > 0 || stats.misses > 0 || stats.hits > 0) {
+      LOG.info("Read cache: {} read {} bytes: {} bytes from the cache ({} blocks), {} from S3 ({} GETs),"
+          + " requests saved {}; read ahead {} blocks ({} unused)", identity, stats.bytesRead, stats.bytesFromCache,
+          stats.hits, stats.bytesFromStore, stats.misses, stats.hits, stats.readAheadUsed, stats.readAheadUnused);
+    }
+  }
+
+  /** What this stream read: {@link StreamStatistics}' counters (a snapshot). */
+  @Override
+  public synchronized IOStatistics getIOStatistics() {
+    return stats.snapshot();
+  }
+
+  /** This stream's counters by name (as {@link #getIOStatistics()}'s counters). */
+  public synchronized Map<String, Long> statistics() {
+    return stats.counters();
   }
 
   @Override
@@ -152,14 +226,96 @@ public final class CachingInputStream extends FSInputStream {
     return "CachingInputStream{" + identity + ", pos=" + pos + (closed ? ", closed" : "") + "}";
   }
 
-  private byte[] current(long p) throws IOException {
+  /** Waits until every block being fetched ahead is fetched or failed (tests). */
+  synchronized void awaitReadAhead() throws InterruptedException {
+    for (Future<ReadCache.Block> f : ahead.values()) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        // its reader would get the failure; here only its end counts
+      }
+    }
+  }
+
+  /** Blocks being fetched ahead now, by index (tests). */
+  synchronized java.util.Set<Long> blocksAhead() {
+    return new java.util.TreeSet<>(ahead.keySet());
+  }
+
+  /** The block holding {@code p}, made current; {@code readEnd} is where the read asking for it ends. */
+  private byte[] current(long p, long readEnd) throws IOException {
     long index = p / blockSize;
     if (index != blockIndex) {
-      byte[] b = cache.block(store, identity, index);
+      fetchAhead(index, Math.max((readEnd - 1) / blockSize, splitLastBlock));
+      byte[] b = take(index);
       block = b;
       blockIndex = index;
     }
     return block;
+  }
+
+  /**
+   * Starts fetching blocks {@code index + 1} to {@code min(index + readAhead, bound)} that are not being fetched
+   * already, and forgets read-ahead of blocks behind {@code index} or beyond the window (a seek away: they complete
+   * and stay cached).
+   */
+  private void fetchAhead(long index, long bound) {
+    long last = Math.min(Math.min(bound, lastBlock), index + readAhead);
+    for (Iterator<Map.Entry<Long, Future<ReadCache.Block>>> it = ahead.entrySet().iterator(); it.hasNext(); ) {
+      long i = it.next().getKey();
+      if (i < index || i > index + readAhead) {
+        it.remove();
+        stats.readAheadUnused++;
+      }
+    }
+    for (long i = index + 1; i <= last; i++) {
+      if (i != blockIndex && !ahead.containsKey(i)) { // the current block is held: a positioned read reuses it
+        ahead.put(i, cache.blockAhead(store, identity, i));
+      }
+    }
+  }
+
+  /** Block {@code index}: from the read-ahead when it is being fetched there, else fetched now. */
+  private byte[] take(long index) throws IOException {
+    Future<ReadCache.Block> f = ahead.remove(index);
+    ReadCache.Block b;
+    if (f != null) {
+      b = await(f);
+      stats.readAheadUsed++;
+    } else {
+      b = cache.block(store, identity, index);
+    }
+    if (b.fromCache) {
+      stats.hits++;
+      stats.bytesFromCache += b.data.length;
+    } else {
+      stats.misses++;
+      stats.bytesFromStore += b.data.length;
+    }
+    return b.data;
+  }
+
+  private ReadCache.Block await(Future<ReadCache.Block> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException ie = new InterruptedIOException("interrupted reading " + identity.path());
+      ie.initCause(e);
+      throw ie;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause; // its own type (ObjectChangedException, FileNotFoundException) and message
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new IOException("read ahead of " + identity.path() + " failed", cause);
+    }
   }
 
   private void checkOpen() throws IOException {

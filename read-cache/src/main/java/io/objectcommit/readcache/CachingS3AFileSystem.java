@@ -62,7 +62,9 @@ public class CachingS3AFileSystem extends S3AFileSystem {
    * getFileStatus) fixes the identity without the HEAD; when its object has been replaced since, blocks already
    * cached serve the old object whole and the first one that is not fails with
    * {@link io.objectcommit.store.ObjectChangedException}, as S3A's change detection fails a stale status. The
-   * open options (read policy, split bounds, length) are hints this stream does not need; a mandatory option that is
+   * split's end ({@code fs.option.openfile.split.end}) bounds the stream's read-ahead
+   * ({@link CachingInputStream#setSplitEnd}); the other options (read policy, length) are hints this stream does not
+   * need; a mandatory option that is
    * not one of Hadoop's or S3A's ({@code fs.option.openfile.*}, {@code fs.s3a.*}) is refused, as S3A refuses an
    * unknown one. The future is completed before it is returned (one HEAD at most, as {@code open} does).
    */
@@ -80,12 +82,32 @@ public class CachingS3AFileSystem extends S3AFileSystem {
     Optional<ObjectIdentity> given = identityOf(parameters.getStatus(), key);
     CompletableFuture<FSDataInputStream> result = new CompletableFuture<>();
     try {
-      result.complete(new FSDataInputStream(given.isPresent() ? cache.open(store, given.get())
-          : cache.open(store, key)));
+      CachingInputStream in = given.isPresent() ? cache.open(store, given.get()) : cache.open(store, key);
+      long splitEnd = splitEnd(parameters);
+      if (splitEnd > 0) {
+        in.setSplitEnd(splitEnd);
+      }
+      result.complete(new FSDataInputStream(in));
     } catch (IOException | RuntimeException e) {
       result.completeExceptionally(e);
     }
     return result;
+  }
+
+  /**
+   * The end of the reader's split from Hadoop's {@code fs.option.openfile.split.end} (Hadoop 3.3.5+ callers set it;
+   * read by name, so the same code runs on 3.3.4), or 0 when absent or not a number (a hint: never an error).
+   */
+  private static long splitEnd(OpenFileParameters parameters) {
+    if (parameters.getOptions() == null) {
+      return 0;
+    }
+    String v = parameters.getOptions().getTrimmed(ReadCacheConstants.OPENFILE_SPLIT_END, "");
+    try {
+      return v.isEmpty() ? 0 : Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** The identity a caller's file status gives: a file of this key with an ETag (S3A's statuses carry one). */

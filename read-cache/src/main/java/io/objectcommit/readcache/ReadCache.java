@@ -7,9 +7,17 @@ import io.objectcommit.store.ObjectStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +45,13 @@ public final class ReadCache {
    * the object replaced or gone.
    */
   private final ConcurrentHashMap<String, Confirmed> confirmed = new ConcurrentHashMap<>();
+  /**
+   * The threads that fetch blocks ahead of the streams' readers ({@link ReadCacheConstants#FETCH_THREADS}, daemons
+   * that end after 30 s idle, so that a cache nobody reads holds none).
+   */
+  private final ThreadPoolExecutor fetchers;
+  /** The blocks being fetched by some thread of this JVM now (see {@link #block}). */
+  private final ConcurrentHashMap<BlockKey, CompletableFuture<byte[]>> inFlight = new ConcurrentHashMap<>();
 
   /**
    * The JVM's caches, one per directory and settings ({@link #shared}): Hadoop makes file systems by reflection, one
@@ -49,6 +64,14 @@ public final class ReadCache {
     this.options = options;
     this.directory = CacheDirectory.open(options.dir(), options.dirKey(), options.blockSize(), options.maxSize(),
         statistics);
+    AtomicInteger threads = new AtomicInteger();
+    this.fetchers = new ThreadPoolExecutor(ReadCacheConstants.FETCH_THREADS, ReadCacheConstants.FETCH_THREADS, 30,
+        TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "objectcommit-read-cache-fetch-" + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    this.fetchers.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -63,7 +86,7 @@ public final class ReadCache {
   /** The JVM's cache of {@code options}' directory (opened on first use; the same object for the same settings). */
   public static ReadCache shared(ReadCacheOptions options) throws IOException {
     String key = options.dir() + "|" + options.blockSize() + "|" + options.maxSize() + "|"
-        + options.revalidateAfterMs();
+        + options.revalidateAfterMs() + "|" + options.readAhead();
     ReadCache cache = SHARED.get(key);
     if (cache == null) {
       synchronized (SHARED) {
@@ -165,39 +188,169 @@ public final class ReadCache {
     return new CachingInputStream(this, store, identity);
   }
 
+  /** Block {@code index} of an identity fetched on a fetch thread (see {@link #block}). */
+  Future<Block> blockAhead(ObjectStore store, ObjectIdentity id, long index) {
+    return fetchers.submit(() -> block(store, id, index));
+  }
+
   /** Block {@code index} of an identity: from the directory, else fetched (pinned to the ETag) and cached. */
-  byte[] block(ObjectStore store, ObjectIdentity id, long index) throws IOException {
+  Block block(ObjectStore store, ObjectIdentity id, long index) throws IOException {
     long start = index * options.blockSize();
     int length = (int) Math.min(options.blockSize(), id.length() - start);
     Optional<byte[]> cached = directory.read(id, index, length);
     if (cached.isPresent()) {
       statistics.hit(length);
-      return cached.get();
+      return new Block(cached.get(), true);
     }
-    byte[] data;
+    // One fetch per block in this JVM: a thread that needs a block another thread is fetching (the tasks of an
+    // executor reading one file's footer at once) waits for that fetch instead of sending its own GET.
+    BlockKey key = new BlockKey(id, index);
+    CompletableFuture<byte[]> mine = new CompletableFuture<>();
+    CompletableFuture<byte[]> theirs = inFlight.putIfAbsent(key, mine);
+    if (theirs != null) {
+      byte[] data = awaitOther(theirs, id);
+      statistics.hit(length); // no GET sent for it
+      return new Block(data, true);
+    }
+    try {
+      byte[] data = fetch(store, id, index, start, length);
+      mine.complete(data);
+      return new Block(data, false);
+    } catch (IOException | RuntimeException | Error e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      inFlight.remove(key, mine);
+    }
+  }
+
+  private static byte[] awaitOther(CompletableFuture<byte[]> fetch, ObjectIdentity id) throws IOException {
+    try {
+      return fetch.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException ie = new InterruptedIOException("interrupted reading " + id.path());
+      ie.initCause(e);
+      throw ie;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause; // the same identity: the same answer (ObjectChangedException, not found)
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new IOException("fetch of a block of " + id.path() + " failed", cause);
+    }
+  }
+
+  /** Fetches a block (one ranged GET pinned to the ETag), writing it to the directory as it arrives. */
+  private byte[] fetch(ObjectStore store, ObjectIdentity id, long index, long start, int length) throws IOException {
+    // The block is written to its temporary file as the GET streams it (the disk write overlaps the transfer);
+    // only a whole, checked block is renamed into place.
+    CacheDirectory.Fill fill = startFill(id, index, length);
+    byte[] data = new byte[length];
+    int n = 0;
     try (InputStream in = store.open(id.key(), start, start + length, id.etag())) {
-      data = in.readNBytes(length);
+      while (n < length) {
+        int r = in.read(data, n, length - n);
+        if (r < 0) {
+          break;
+        }
+        if (fill != null) {
+          try {
+            fill.write(data, n, r);
+          } catch (IOException e) {
+            fill = writeFailed(fill, id, index, e);
+          }
+        }
+        n += r;
+      }
     } catch (ObjectChangedException | FileNotFoundException e) {
       // replaced or deleted: the next open checks the identity again, whatever revalidate-after says
       confirmed.remove(id.bucket() + "/" + id.key(), new Confirmed(id, 0));
+      abandon(fill);
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      abandon(fill);
       throw e;
     }
-    if (data.length != length) {
+    if (n != length) {
+      abandon(fill);
       throw new PathIOException(id.path(), "read block " + index + " through the read cache: the store returned "
-          + data.length + " of " + length + " bytes of ETag " + id.etag());
+          + n + " of " + length + " bytes of ETag " + id.etag());
     }
     statistics.miss(length);
-    try {
-      directory.write(id, index, data);
-    } catch (IOException e) {
-      // The read succeeds without the cache: a full disk must not fail a job.
-      statistics.writeFailure();
-      if (writeFailureLogged.compareAndSet(false, true)) {
-        LOG.warn("Read cache {}: cannot write block {} of {} ({}); reading on without caching what fails",
-            options.dir(), index, id, e.toString());
+    if (fill != null) {
+      try {
+        fill.commit();
+      } catch (IOException e) {
+        writeFailed(fill, id, index, e);
       }
     }
     return data;
+  }
+
+  /** A block of an identity, the key of {@link #inFlight}. */
+  private static final class BlockKey {
+    final ObjectIdentity id;
+    final long index;
+
+    BlockKey(ObjectIdentity id, long index) {
+      this.id = id;
+      this.index = index;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof BlockKey && ((BlockKey) o).index == index && ((BlockKey) o).id.equals(id);
+    }
+
+    @Override
+    public int hashCode() {
+      return id.hashCode() * 31 + Long.hashCode(index);
+    }
+  }
+
+  /** A block's bytes and where they came from. */
+  static final class Block {
+    final byte[] data;
+    final boolean fromCache;
+
+    Block(byte[] data, boolean fromCache) {
+      this.data = data;
+      this.fromCache = fromCache;
+    }
+  }
+
+  /** A fill of the block, or null when the directory cannot take it (the read goes on uncached). */
+  private CacheDirectory.Fill startFill(ObjectIdentity id, long index, int length) {
+    try {
+      return directory.startFill(id, index, length);
+    } catch (IOException e) {
+      return writeFailed(null, id, index, e);
+    }
+  }
+
+  /** A failed cache write never fails the read: counted, warned about once, the fill abandoned; returns null. */
+  private CacheDirectory.Fill writeFailed(CacheDirectory.Fill fill, ObjectIdentity id, long index, IOException e) {
+    abandon(fill);
+    statistics.writeFailure();
+    if (writeFailureLogged.compareAndSet(false, true)) {
+      LOG.warn("Read cache {}: cannot write block {} of {} ({}); reading on without caching what fails",
+          options.dir(), index, id, e.toString());
+    }
+    return null;
+  }
+
+  private static void abandon(CacheDirectory.Fill fill) {
+    if (fill != null) {
+      try {
+        fill.close();
+      } catch (IOException e) {
+        LOG.debug("Read cache: could not remove an abandoned fill's temporary file: {}", e.toString());
+      }
+    }
   }
 
   /** An identity and when a HEAD confirmed it; equal by identity alone (to forget exactly the one that failed). */

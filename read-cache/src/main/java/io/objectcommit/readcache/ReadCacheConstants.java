@@ -66,6 +66,31 @@ public final class ReadCacheConstants {
   /** The most identities one JVM remembers for {@link #REVALIDATE_AFTER}: {@value} (beyond, it forgets them all). */
   public static final int REMEMBERED_IDENTITIES_MAX = 100_000;
 
+  /**
+   * How many blocks one stream fetches at once beyond the block it is reading: {@value} (0 to
+   * {@link #READ_AHEAD_MAX}; 0 fetches one block at a time). A read that asks for several blocks (Parquet reads a
+   * column chunk in one call) fetches them in parallel, this many ahead at a time; a stream that knows where its
+   * task's split ends (Hadoop's {@code fs.option.openfile.split.end}, given through {@code openFile}) also fetches
+   * up to this many blocks beyond what was asked, never past the block holding the split's last byte. Without that
+   * hint (Spark 3.5's Hadoop 3.3.4; {@code open}) a stream never fetches a block the reader has not asked for.
+   */
+  public static final String READ_AHEAD = PREFIX + "read-ahead";
+
+  /** Default of {@link #READ_AHEAD}: {@value} blocks (16 MiB of 4 MiB blocks in flight per stream). */
+  public static final int READ_AHEAD_DEFAULT = 4;
+
+  /** Largest {@link #READ_AHEAD}: {@value} blocks. */
+  public static final int READ_AHEAD_MAX = 64;
+
+  /**
+   * Threads one JVM's cache (per directory and settings) fetches blocks ahead with: {@value}. They only wait for
+   * S3; a stream's reader thread fetches the block it needs itself when no read-ahead has it.
+   */
+  public static final int FETCH_THREADS = 16;
+
+  /** Hadoop's {@code openFile} option naming where a task's split ends (Hadoop 3.3.5+): {@value}. */
+  public static final String OPENFILE_SPLIT_END = "fs.option.openfile.split.end";
+
   /** The name of the directory's block files' parent, inside {@link #DIR}: {@value}. */
   public static final String BLOCKS_SUBDIR = "blocks";
 }

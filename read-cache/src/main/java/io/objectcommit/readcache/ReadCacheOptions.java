@@ -13,13 +13,16 @@ public final class ReadCacheOptions {
   private final int blockSize;
   private final long maxSize;
   private final long revalidateAfterMs;
+  private final int readAhead;
 
-  private ReadCacheOptions(Path dir, String dirKey, int blockSize, long maxSize, long revalidateAfterMs) {
+  private ReadCacheOptions(Path dir, String dirKey, int blockSize, long maxSize, long revalidateAfterMs,
+      int readAhead) {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.dirKey = dirKey;
     this.blockSize = blockSize;
     this.maxSize = maxSize;
     this.revalidateAfterMs = revalidateAfterMs;
+    this.readAhead = readAhead;
   }
 
   /** Reads every read cache key of {@link ReadCacheConstants} (per-bucket forms win, as for every key). */
@@ -40,7 +43,10 @@ public final class ReadCacheOptions {
     long max = reader.getBytes(ReadCacheConstants.MAX_SIZE, ReadCacheConstants.MAX_SIZE_DEFAULT, block);
     long revalidate = reader.getDurationMs(ReadCacheConstants.REVALIDATE_AFTER,
         ReadCacheConstants.REVALIDATE_AFTER_DEFAULT_MS, 0);
-    return new ReadCacheOptions(dir, reader.effectiveKey(ReadCacheConstants.DIR), (int) block, max, revalidate);
+    int ahead = reader.getInt(ReadCacheConstants.READ_AHEAD, ReadCacheConstants.READ_AHEAD_DEFAULT, 0,
+        ReadCacheConstants.READ_AHEAD_MAX);
+    return new ReadCacheOptions(dir, reader.effectiveKey(ReadCacheConstants.DIR), (int) block, max, revalidate,
+        ahead);
   }
 
   /** {@code <java.io.tmpdir>/objectcommit-cache-<user.name>}. */
@@ -74,9 +80,14 @@ public final class ReadCacheOptions {
     return revalidateAfterMs;
   }
 
+  /** How many blocks a stream fetches at once beyond the one it reads (0: none). */
+  public int readAhead() {
+    return readAhead;
+  }
+
   @Override
   public String toString() {
     return "ReadCacheOptions{dir=" + dir + ", blockSize=" + blockSize + ", maxSize=" + maxSize
-        + ", revalidateAfterMs=" + revalidateAfterMs + "}";
+        + ", revalidateAfterMs=" + revalidateAfterMs + ", readAhead=" + readAhead + "}";
   }
 }

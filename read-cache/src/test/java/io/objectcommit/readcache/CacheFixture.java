@@ -31,6 +31,15 @@ final class CacheFixture {
     return ReadCacheOptions.from(new ConfigReader(conf, BUCKET));
   }
 
+  static ReadCacheOptions options(Path dir, long maxSize, int readAhead) {
+    Configuration conf = new Configuration(false);
+    conf.set(ReadCacheConstants.DIR, dir.toString());
+    conf.set(ReadCacheConstants.BLOCK_SIZE, Integer.toString(BLOCK));
+    conf.set(ReadCacheConstants.MAX_SIZE, Long.toString(maxSize));
+    conf.set(ReadCacheConstants.READ_AHEAD, Integer.toString(readAhead));
+    return ReadCacheOptions.from(new ConfigReader(conf, BUCKET));
+  }
+
   static ReadCacheOptions options(Path dir) {
     return options(dir, ReadCacheConstants.MAX_SIZE_DEFAULT);
   }

@@ -25,6 +25,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.s3a.S3AFileStatus;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsLogging;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -159,6 +161,33 @@ class CachingS3AFileSystemTest {
       ExecutionException missing = assertThrows(ExecutionException.class,
           () -> fs.openFile(new org.apache.hadoop.fs.Path("/data/missing")).build().get());
       assertTrue(missing.getCause() instanceof FileNotFoundException, missing.toString());
+    }
+  }
+
+  /**
+   * The split's end given to openFile (as Hadoop 3.3.5+'s readers do) bounds read-ahead; the stream's counters are
+   * the FSDataInputStream's IOStatistics.
+   */
+  @Test
+  void openFileWithASplitEndReadsAheadWithinTheSplitAndShowsItsStatistics() throws Exception {
+    InMemoryObjectStore bucket = InMemoryObjectStore.register(BUCKET);
+    byte[] v1 = bytes(8 * BLOCK, 15);
+    bucket.put("data/part-2.parquet", Payload.of(v1), WriteCondition.none());
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("s3a://" + BUCKET + "/data/part-2.parquet");
+    try (FileSystem fs = fileSystem(tmp.resolve("cache"))) {
+      InMemoryRequestCounts before = bucket.counts();
+      FSDataInputStream in = fs.openFile(file).opt(ReadCacheConstants.OPENFILE_SPLIT_END, Long.toString(2L * BLOCK))
+          .build().get();
+      assertEquals(v1[0] & 0xff, in.read());
+      ((CachingInputStream) in.getWrappedStream()).awaitReadAhead();
+      assertEquals(2, bucket.counts().minus(before).of(S3Operation.GET), "block 0 and block 1 ahead, not 2 to 5");
+      in.readFully(0, new byte[2 * BLOCK]);
+      in.close();
+      IOStatistics io = in.getIOStatistics();
+      assertEquals(2, io.counters().get(StreamStatistics.MISSES), io.toString());
+      assertEquals(1, io.counters().get(StreamStatistics.READ_AHEAD_USED), io.toString());
+      assertEquals(2L * BLOCK, io.counters().get(StreamStatistics.BYTES_FROM_STORE), io.toString());
+      assertTrue(IOStatisticsLogging.ioStatisticsSourceToString(in).contains(StreamStatistics.BYTES_FROM_CACHE));
     }
   }
 }

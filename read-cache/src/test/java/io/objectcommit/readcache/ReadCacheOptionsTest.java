@@ -29,6 +29,8 @@ class ReadCacheOptionsTest {
     assertEquals(ReadCacheConstants.DIR, o.dirKey());
     assertEquals(0, o.revalidateAfterMs(), "every open checks the identity");
     assertEquals(300_000, parse(ReadCacheConstants.REVALIDATE_AFTER, "5m").revalidateAfterMs());
+    assertEquals(4, o.readAhead(), "blocks fetched at once beyond the one read");
+    assertEquals(0, parse(ReadCacheConstants.READ_AHEAD, "0").readAhead());
   }
 
   @Test
@@ -46,7 +48,9 @@ class ReadCacheOptionsTest {
     for (String[] bad : new String[][] {{ReadCacheConstants.BLOCK_SIZE, "lots"}, {ReadCacheConstants.BLOCK_SIZE,
         "1K"}, {ReadCacheConstants.BLOCK_SIZE, "128M"}, {ReadCacheConstants.MAX_SIZE, "1K"},
         {ReadCacheConstants.MAX_SIZE, "-5"}, {ReadCacheConstants.DIR, "bad\0path"},
-        {ReadCacheConstants.REVALIDATE_AFTER, "soon"}, {ReadCacheConstants.REVALIDATE_AFTER, "-1s"}}) {
+        {ReadCacheConstants.REVALIDATE_AFTER, "soon"}, {ReadCacheConstants.REVALIDATE_AFTER, "-1s"},
+        {ReadCacheConstants.READ_AHEAD, "-1"}, {ReadCacheConstants.READ_AHEAD, "65"},
+        {ReadCacheConstants.READ_AHEAD, "many"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(bad[0], bad[1]),
           bad[0] + "=" + bad[1]);
       assertTrue(e.getMessage().contains(bad[0]), e.getMessage());

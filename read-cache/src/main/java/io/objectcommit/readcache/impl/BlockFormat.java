@@ -98,7 +98,8 @@ public final class BlockFormat {
     return (long) MAX_HEADER + 4 + blockSize;
   }
 
-  private static byte[] header(ObjectIdentity id, int blockSize, long index, int payloadLength) {
+  /** The header of a block file (everything before the checksum). */
+  static byte[] header(ObjectIdentity id, int blockSize, long index, int payloadLength) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + id.key().length());
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);

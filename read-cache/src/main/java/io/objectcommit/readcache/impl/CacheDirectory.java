@@ -8,7 +8,6 @@ import io.objectcommit.readcache.ReadCacheStatistics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -33,6 +32,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -156,31 +156,112 @@ public final class CacheDirectory {
    * same block meanwhile is harmless (both files are whole and equal).
    */
   public void write(ObjectIdentity id, long index, byte[] payload) throws IOException {
+    try (Fill fill = startFill(id, index, payload.length)) {
+      fill.write(payload, 0, payload.length);
+      fill.commit();
+    }
+  }
+
+  /**
+   * Starts filling a block as its bytes arrive: the temporary file is created (0600, a name no reader looks up) and
+   * given the block's header now, the payload is appended by {@link Fill#write} while the ranged GET streams it, and
+   * {@link Fill#commit} writes the checksum and renames the file over the block's name. A fill that is closed
+   * without commit (a failed GET) deletes its file; one whose JVM dies leaves it to the sweep of stale temporary
+   * files. Either way no reader ever sees it.
+   */
+  public Fill startFill(ObjectIdentity id, long index, int length) throws IOException {
     Path path = blockPath(id, index);
     Path parent = path.getParent();
     if (!Files.isDirectory(parent)) {
       createPrivateDir(parent);
     }
-    byte[] file = BlockFormat.encode(id, blockSize, index, payload);
     Path temp = parent.resolve(path.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+    FileAttribute<Set<PosixFilePermission>> perms = PosixFilePermissions.asFileAttribute(OWNER_FILE);
+    FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        perms);
+    Fill fill = new Fill(path, temp, ch, length);
     try {
-      FileAttribute<Set<PosixFilePermission>> perms = PosixFilePermissions.asFileAttribute(OWNER_FILE);
-      try (SeekableByteChannel ch = Files.newByteChannel(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE), perms)) {
-        ByteBuffer b = ByteBuffer.wrap(file);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-      }
-      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
+      fill.begin(BlockFormat.header(id, blockSize, index, length));
     } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(temp);
+      fill.close();
       throw e;
     }
-    estimatedSize.addAndGet(file.length);
-    long written = writtenSinceScan.addAndGet(file.length);
-    if (estimatedSize.get() > maxSize || written > maxSize / 16) {
-      scan();
+    return fill;
+  }
+
+  /** One block being written (see {@link #startFill}). Not thread-safe. */
+  public final class Fill implements AutoCloseable {
+    private final Path path;
+    private final Path temp;
+    private final FileChannel channel;
+    private final int length;
+    private final CRC32C crc = new CRC32C();
+    private long crcPosition;
+    private long written;
+    private boolean done;
+
+    private Fill(Path path, Path temp, FileChannel channel, int length) {
+      this.path = path;
+      this.temp = temp;
+      this.channel = channel;
+      this.length = length;
+    }
+
+    private void begin(byte[] header) throws IOException {
+      crc.update(header);
+      writeFully(ByteBuffer.wrap(header));
+      crcPosition = header.length;
+      writeFully(ByteBuffer.allocate(4)); // the checksum's place, written by commit
+    }
+
+    /** Appends payload bytes. */
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (written + len > length) {
+        throw new IOException(temp + ": " + (written + len) + " payload bytes for a block of " + length);
+      }
+      crc.update(b, off, len);
+      writeFully(ByteBuffer.wrap(b, off, len));
+      written += len;
+    }
+
+    /** Writes the checksum and renames the whole file over the block's name. */
+    public void commit() throws IOException {
+      if (written != length) {
+        throw new IOException(temp + ": " + written + " payload bytes of " + length + ", not committed");
+      }
+      ByteBuffer c = ByteBuffer.allocate(4).putInt(0, (int) crc.getValue());
+      while (c.hasRemaining()) {
+        channel.write(c, crcPosition + c.position());
+      }
+      long fileSize = channel.size();
+      channel.close();
+      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
+      done = true;
+      estimatedSize.addAndGet(fileSize);
+      long sinceScan = writtenSinceScan.addAndGet(fileSize);
+      if (estimatedSize.get() > maxSize || sinceScan > maxSize / 16) {
+        scan();
+      }
+    }
+
+    private void writeFully(ByteBuffer b) throws IOException {
+      while (b.hasRemaining()) {
+        channel.write(b);
+      }
+    }
+
+    /** Deletes the temporary file unless committed. */
+    @Override
+    public void close() throws IOException {
+      if (done) {
+        return;
+      }
+      done = true;
+      try {
+        channel.close();
+      } finally {
+        Files.deleteIfExists(temp);
+      }
     }
   }
 

@@ -18,8 +18,11 @@ final class DeflateScanner {
   /** Told of every member and block start; the window is valid during the call only. */
   interface Listener {
 
-    /** A member's header starts at byte {@code offset}; {@code out} bytes were decoded before it. */
-    void memberStart(long offset, long out) throws IOException;
+    /**
+     * A member's header starts at byte {@code offset}; {@code out} bytes were decoded before it, the last one
+     * {@code lastByte} (-1 at the file's start).
+     */
+    void memberStart(long offset, long out, int lastByte) throws IOException;
 
     /**
      * A deflate block starts at bit {@code bitOffset} (not the member's first block); {@code out} bytes were
@@ -107,7 +110,7 @@ final class DeflateScanner {
         return;
       }
       first = false;
-      listener.memberStart(offset, out);
+      listener.memberStart(offset, out, lastByte());
       header(offset);
       memberOut = out;
       crc.reset();
@@ -173,8 +176,7 @@ final class DeflateScanner {
         // back references never reach into an earlier member
         int len = (int) Math.min(WINDOW, out - memberOut);
         copyWindow(len);
-        int lastByte = out == 0 ? -1 : ring[(int) ((out - 1) & (ring.length - 1))] & 0xff;
-        listener.blockStart(bitPosition(), out, windowCopy, len, lastByte);
+        listener.blockStart(bitPosition(), out, windowCopy, len, lastByte());
       }
       firstBlock = false;
       last = bits(1) == 1;
@@ -189,6 +191,11 @@ final class DeflateScanner {
         throw new ZipException("invalid deflate block type at offset " + bytePosition());
       }
     } while (!last);
+  }
+
+  /** The last byte decoded, or -1 before the first. */
+  private int lastByte() {
+    return out == 0 ? -1 : ring[(int) ((out - 1) & (ring.length - 1))] & 0xff;
   }
 
   /** The last {@code len} bytes decoded into {@link #windowCopy}. */

@@ -35,7 +35,7 @@ class InflaterAtBlockTest {
     List<Start> starts = new ArrayList<>();
     total[0] = DeflateScanner.scan(new ByteArrayInputStream(gz), new DeflateScanner.Listener() {
       @Override
-      public void memberStart(long offset, long out) {
+      public void memberStart(long offset, long out, int lastByte) {
         members.add(new long[] {offset, out});
       }
 

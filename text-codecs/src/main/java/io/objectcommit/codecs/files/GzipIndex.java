@@ -47,6 +47,12 @@ public final class GzipIndex extends JsonRecord {
     /** The window's length before compression. */
     @JsonProperty("windowLength")
     public int windowLength;
+    /**
+     * The CRC-32 of the bytes decoded from this checkpoint to the next (to the end, for the last): a reader checks
+     * each unit before handing out a byte of it, so an index never yields bytes of another file.
+     */
+    @JsonProperty("crc")
+    public long crc;
 
     /** The byte in which the checkpoint starts. */
     public long byteOffset() {

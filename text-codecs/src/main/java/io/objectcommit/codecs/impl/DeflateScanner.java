@@ -15,20 +15,29 @@ import java.util.zip.ZipException;
  */
 final class DeflateScanner {
 
-  /** Told of every member and block start; the window is valid during the call only. */
+  /**
+   * Told of every member and block start; the window is valid during the call only. A listener that keeps a start
+   * as a checkpoint returns true: the CRC-32 it is given next covers the bytes decoded from there on.
+   */
   interface Listener {
 
     /**
      * A member's header starts at byte {@code offset}; {@code out} bytes were decoded before it, the last one
-     * {@code lastByte} (-1 at the file's start).
+     * {@code lastByte} (-1 at the file's start), and {@code spanCrc} is the CRC-32 of those decoded since the last
+     * start kept (all of them before the first one).
      */
-    void memberStart(long offset, long out, int lastByte) throws IOException;
+    boolean memberStart(long offset, long out, int lastByte, long spanCrc) throws IOException;
 
     /**
      * A deflate block starts at bit {@code bitOffset} (not the member's first block); {@code out} bytes were
-     * decoded before it, the last {@code windowLength} of them in {@code window}, the last one {@code lastByte}.
+     * decoded before it, the last {@code windowLength} of them in {@code window}, the last one {@code lastByte};
+     * {@code spanCrc} as for {@link #memberStart}.
      */
-    void blockStart(long bitOffset, long out, byte[] window, int windowLength, int lastByte) throws IOException;
+    boolean blockStart(long bitOffset, long out, byte[] window, int windowLength, int lastByte, long spanCrc)
+        throws IOException;
+
+    /** The file ends after {@code out} decoded bytes; {@code spanCrc} as for {@link #memberStart}. */
+    void end(long out, long spanCrc) throws IOException;
   }
 
   /** The window deflate may refer back into. */
@@ -83,6 +92,8 @@ final class DeflateScanner {
   private long out;
   private long memberOut;
   private final CRC32 crc = new CRC32();
+  /** The CRC-32 of the bytes decoded since the last start the listener kept. */
+  private final CRC32 span = new CRC32();
   /** Bytes of {@link #ring} not yet added to {@link #crc}: from {@code crcFrom} to {@link #out}. */
   private long crcFrom;
   private final byte[] windowCopy = new byte[WINDOW];
@@ -107,10 +118,15 @@ final class DeflateScanner {
     while (true) {
       long offset = bytePosition();
       if (!first && atEnd()) {
+        flushCrc();
+        listener.end(out, span.getValue());
         return;
       }
       first = false;
-      listener.memberStart(offset, out, lastByte());
+      flushCrc();
+      if (listener.memberStart(offset, out, lastByte(), span.getValue())) {
+        span.reset();
+      }
       header(offset);
       memberOut = out;
       crc.reset();
@@ -176,7 +192,10 @@ final class DeflateScanner {
         // back references never reach into an earlier member
         int len = (int) Math.min(WINDOW, out - memberOut);
         copyWindow(len);
-        listener.blockStart(bitPosition(), out, windowCopy, len, lastByte());
+        flushCrc();
+        if (listener.blockStart(bitPosition(), out, windowCopy, len, lastByte(), span.getValue())) {
+          span.reset();
+        }
       }
       firstBlock = false;
       last = bits(1) == 1;
@@ -313,6 +332,8 @@ final class DeflateScanner {
     int first = Math.min(len, ring.length - from);
     crc.update(ring, from, first);
     crc.update(ring, 0, len - first);
+    span.update(ring, from, first);
+    span.update(ring, 0, len - first);
     crcFrom = out;
   }
 

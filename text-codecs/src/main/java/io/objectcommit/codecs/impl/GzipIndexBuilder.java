@@ -36,11 +36,14 @@ public final class GzipIndexBuilder {
         private long lastOut = -1;
         private long lastByteOffset = -1;
 
-        private boolean wanted(long byteOffset, long out) {
-          return lastOut < 0 || (out - lastOut >= spacing && byteOffset > lastByteOffset);
+        private boolean wanted(long byteOffset, long out, int lastByte) {
+          return lastOut < 0 || (lastByte != '\r' && out - lastOut >= spacing && byteOffset > lastByteOffset);
         }
 
-        private GzipIndex.Checkpoint add(long bit, long out) {
+        private GzipIndex.Checkpoint add(long bit, long out, long spanCrc) {
+          if (!index.checkpoints.isEmpty()) {
+            index.checkpoints.get(index.checkpoints.size() - 1).crc = spanCrc;
+          }
           GzipIndex.Checkpoint c = new GzipIndex.Checkpoint();
           c.bit = bit;
           c.out = out;
@@ -51,19 +54,31 @@ public final class GzipIndexBuilder {
         }
 
         @Override
-        public void memberStart(long offset, long out, int lastByte) {
+        public boolean memberStart(long offset, long out, int lastByte, long spanCrc) {
           // a member's first block follows its header: its start is this checkpoint
-          if (lastByte != '\r' && wanted(offset, out)) {
-            add(offset * 8, out).member = true;
+          if (!wanted(offset, out, lastByte)) {
+            return false;
           }
+          add(offset * 8, out, spanCrc).member = true;
+          return true;
         }
 
         @Override
-        public void blockStart(long bitOffset, long out, byte[] window, int windowLength, int lastByte) {
-          if (lastByte != '\r' && wanted(bitOffset >>> 3, out)) {
-            GzipIndex.Checkpoint c = add(bitOffset, out);
-            c.windowLength = windowLength;
-            c.window = Base64.getEncoder().encodeToString(deflate(deflater, window, windowLength));
+        public boolean blockStart(long bitOffset, long out, byte[] window, int windowLength, int lastByte,
+            long spanCrc) {
+          if (!wanted(bitOffset >>> 3, out, lastByte)) {
+            return false;
+          }
+          GzipIndex.Checkpoint c = add(bitOffset, out, spanCrc);
+          c.windowLength = windowLength;
+          c.window = Base64.getEncoder().encodeToString(deflate(deflater, window, windowLength));
+          return true;
+        }
+
+        @Override
+        public void end(long out, long spanCrc) {
+          if (!index.checkpoints.isEmpty()) {
+            index.checkpoints.get(index.checkpoints.size() - 1).crc = spanCrc;
           }
         }
       });

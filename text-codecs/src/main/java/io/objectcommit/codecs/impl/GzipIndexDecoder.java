@@ -1,10 +1,12 @@
 package io.objectcommit.codecs.impl;
 
+import io.objectcommit.codecs.GzipIndexMismatchException;
 import io.objectcommit.codecs.files.GzipIndex;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.List;
+import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import java.util.zip.ZipException;
@@ -23,6 +25,9 @@ final class GzipIndexDecoder implements UnitDecoder {
 
   private final BlockInput input;
   private final GzipIndex index;
+  /** The file, for messages. */
+  private final String file;
+  private final CRC32 crc = new CRC32();
   private final List<GzipIndex.Checkpoint> checkpoints;
   private byte[] data = new byte[0];
   private int dataLength;
@@ -35,9 +40,10 @@ final class GzipIndexDecoder implements UnitDecoder {
   /** The checkpoint of the unit decoded last, -1 before the first. */
   private int current = -1;
 
-  GzipIndexDecoder(BlockInput input, GzipIndex index) {
+  GzipIndexDecoder(BlockInput input, GzipIndex index, String file) {
     this.input = input;
     this.index = index;
+    this.file = file;
     this.checkpoints = index.checkpoints;
   }
 
@@ -81,7 +87,7 @@ final class GzipIndexDecoder implements UnitDecoder {
       }
       return NOT_A_UNIT;
     }
-    if (i != current + 1 || current < 0) {
+    if (current < 0 || i != current + 1) {
       resume(checkpoints.get(i));
     }
     GzipIndex.Checkpoint c = checkpoints.get(i);
@@ -94,7 +100,14 @@ final class GzipIndexDecoder implements UnitDecoder {
       data = new byte[(int) want];
     }
     dataLength = 0;
+    // a failed unit leaves the inflater where it stopped: the next unit is resumed at its checkpoint
+    current = -1;
     fill((int) want, offset);
+    crc.reset();
+    crc.update(data, 0, dataLength);
+    if (crc.getValue() != c.crc) {
+      throw new GzipIndexMismatchException(file, offset);
+    }
     current = i;
     return (int) ((last ? index.length : checkpoints.get(i + 1).byteOffset()) - offset);
   }

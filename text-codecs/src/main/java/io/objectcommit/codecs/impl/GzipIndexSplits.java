@@ -23,13 +23,16 @@ public final class GzipIndexSplits {
   private GzipIndexSplits() {
   }
 
-  /** The stream of the split {@code [start, end)} of the gzip file {@code in} (seekable), indexed by {@code index}. */
-  public static SplitCompressionInputStream open(InputStream in, GzipIndex index, long start, long end)
+  /**
+   * The stream of the split {@code [start, end)} of the gzip file {@code in} (seekable), indexed by {@code index};
+   * {@code file} names it in messages.
+   */
+  public static SplitCompressionInputStream open(InputStream in, GzipIndex index, String file, long start, long end)
       throws IOException {
     if (!(in instanceof Seekable)) {
       throw new IOException("a split of an indexed gzip file needs a seekable stream, not " + in.getClass().getName());
     }
-    GzipIndexDecoder probe = new GzipIndexDecoder(null, index);
+    GzipIndexDecoder probe = new GzipIndexDecoder(null, index, file);
     int first = probe.firstAtOrAfter(start);
     if (first < 0 || index.checkpoints.get(first).byteOffset() >= end) {
       LOG.debug("split [{}, {}) holds no checkpoint of the gzip index: it reads nothing", start, end);
@@ -37,7 +40,7 @@ public final class GzipIndexSplits {
     }
     long offset = index.checkpoints.get(first).byteOffset();
     ((Seekable) in).seek(offset);
-    GzipIndexDecoder decoder = new GzipIndexDecoder(new BlockInput(in, offset, READ_SIZE), index);
+    GzipIndexDecoder decoder = new GzipIndexDecoder(new BlockInput(in, offset, READ_SIZE), index, file);
     boolean handedOver = false;
     try {
       int size = decoder.decode(offset, true);

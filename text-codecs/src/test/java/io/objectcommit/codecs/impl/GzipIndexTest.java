@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.codecs.CodecConstants;
+import io.objectcommit.codecs.GzipIndexMismatchException;
 import io.objectcommit.codecs.files.GzipIndex;
 import io.objectcommit.store.files.CorruptRecordException;
 import java.io.ByteArrayInputStream;
@@ -74,12 +75,12 @@ class GzipIndexTest {
       long to = i + 1 < n ? index.checkpoints.get(i + 1).out : content.length;
       SeekableBytes in = new SeekableBytes(gz);
       in.seek(c.byteOffset());
-      try (GzipIndexDecoder alone = new GzipIndexDecoder(new BlockInput(in, c.byteOffset(), 64 * 1024), index)) {
+      try (GzipIndexDecoder alone = new GzipIndexDecoder(new BlockInput(in, c.byteOffset(), 64 * 1024), index, "t.gz")) {
         assertArrayEquals(Arrays.copyOfRange(content, (int) c.out, (int) to), unit(gz, index, alone, i),
             "the unit at checkpoint " + i + " (bit " + c.bit + ", member " + c.member + ") alone");
       }
     }
-    try (GzipIndexDecoder all = new GzipIndexDecoder(new BlockInput(new SeekableBytes(gz), 0, 64 * 1024), index)) {
+    try (GzipIndexDecoder all = new GzipIndexDecoder(new BlockInput(new SeekableBytes(gz), 0, 64 * 1024), index, "t.gz")) {
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       for (int i = 0; i < n; i++) {
         out.write(unit(gz, index, all, i));
@@ -145,6 +146,50 @@ class GzipIndexTest {
     CorruptRecordException e = assertThrows(CorruptRecordException.class,
         () -> GzipIndex.CODEC.fromBytes(shrunk.getBytes(java.nio.charset.StandardCharsets.UTF_8), "x.gz.index"));
     assertTrue(e.getMessage().contains("x.gz.index"), e.getMessage());
+  }
+
+  @Test
+  void aUnitThatDecodesToOtherBytesIsRefused() throws IOException {
+    byte[] content = InflaterAtBlockTest.content(5, 1_000_000);
+    byte[] gz = InflaterAtBlockTest.gzip(content, 6);
+    GzipIndex index = index(gz);
+    GzipIndex.Checkpoint c = index.checkpoints.get(3);
+    // the index's CRC of unit 3 is not that of the file's bytes there (as for a file changed in that unit)
+    c.crc ^= 1;
+    SeekableBytes in = new SeekableBytes(gz);
+    in.seek(c.byteOffset());
+    try (GzipIndexDecoder decoder = new GzipIndexDecoder(new BlockInput(in, c.byteOffset(), 64 * 1024), index,
+        "t.gz")) {
+      GzipIndexMismatchException e = assertThrows(GzipIndexMismatchException.class,
+          () -> decoder.decode(c.byteOffset(), true));
+      assertEquals("t.gz", e.file());
+      assertEquals(c.byteOffset(), e.offset());
+    }
+    // the units before it are read
+    c.crc ^= 1;
+    assertUnits(gz, content, index);
+  }
+
+  @Test
+  void anotherFilesIndexYieldsNoByte() throws IOException {
+    byte[] content = InflaterAtBlockTest.content(6, 1_000_000);
+    GzipIndex index = index(InflaterAtBlockTest.gzip(content, 6));
+    byte[] other = InflaterAtBlockTest.gzip(content, 1);
+    int refused = 0;
+    for (int i = 1; i < index.checkpoints.size(); i++) {
+      GzipIndex.Checkpoint c = index.checkpoints.get(i);
+      if (c.byteOffset() >= other.length) {
+        continue;
+      }
+      SeekableBytes in = new SeekableBytes(other);
+      in.seek(c.byteOffset());
+      try (GzipIndexDecoder decoder = new GzipIndexDecoder(new BlockInput(in, c.byteOffset(), 64 * 1024), index,
+          "other.gz")) {
+        assertThrows(IOException.class, () -> decoder.decode(c.byteOffset(), true), "checkpoint " + i);
+        refused++;
+      }
+    }
+    assertTrue(refused > 3, refused + " checkpoints tried");
   }
 
   @Test

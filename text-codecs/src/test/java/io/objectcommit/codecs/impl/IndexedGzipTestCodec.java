@@ -18,7 +18,7 @@ class IndexedGzipTestCodec extends BgzfCodec {
   @Override
   public SplitCompressionInputStream createInputStream(InputStream seekableIn, Decompressor decompressor, long start,
       long end, READ_MODE readMode) throws IOException {
-    return GzipIndexSplits.open(seekableIn, index, start, end);
+    return GzipIndexSplits.open(seekableIn, index, "the test file", start, end);
   }
 
   @Override

@@ -44,7 +44,7 @@ public final class ObjectCommitCommand {
 
   static {
     for (Subcommand s : List.of(new CheckpointCommand(), new DirectCleanupCommand(), new StoreCommand(),
-        new UploadsCommand(), new CacheCommand(), new RecompressCommand())) {
+        new UploadsCommand(), new CacheCommand(), new RecompressCommand(), new GzipIndexCommand())) {
       SUBCOMMANDS.put(s.name(), s);
     }
   }
@@ -61,6 +61,7 @@ public final class ObjectCommitCommand {
       "  uploads list|abort s3a://bucket/prefix [--older-than DURATION]",
       "  cache stats|clear [s3a://bucket]",
       "  recompress s3a://bucket/key|file:///path --to bgzf|zstd [--in-place] [--overwrite] [--dry-run]",
+      "  gzip-index s3a://bucket/key|file:///path",
       "Run `objectcommit <subcommand> --help` for each one's options.",
       Subcommand.COMMON_OPTIONS);
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UserGuideHelpTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "checkpoint", "direct-cleanup", "store", "uploads", "cache", "recompress"})
+  @ValueSource(strings = {"", "checkpoint", "direct-cleanup", "store", "uploads", "cache", "recompress", "gzip-index"})
   void theGuideHasTheHelpText(String subcommand) throws IOException {
     String guide = Files.readString(Path.of("..", "docs", "user-guide.md"), StandardCharsets.UTF_8);
     String help = subcommand.isEmpty() ? ObjectCommitCommand.HELP

@@ -58,7 +58,8 @@ public class BgzfCodec implements SplittableCompressionCodec, Configurable {
   public SplitCompressionInputStream createInputStream(InputStream seekableIn, Decompressor decompressor, long start,
       long end, READ_MODE readMode) throws IOException {
     // both read modes get block-aligned reads: BYBLOCK's contract, and harmless for CONTINUOUS
-    return SplitStreams.open(seekableIn, decompressor, start, end, gzip());
+    return SplitStreams.open(seekableIn, decompressor, start, end, gzip(),
+        options.useGzipIndex() && conf != null ? conf : null);
   }
 
   @Override

@@ -109,4 +109,33 @@ public final class CodecConstants {
 
   /** The largest {@link #RECOMPRESS_PART_SIZE}: {@value} (512 MiB). */
   public static final int RECOMPRESS_MAX_PART_SIZE = 512 << 20;
+
+  /**
+   * Whether a split of a plain gzip file (read by the BGZF codec, which takes {@code .gz} only with
+   * {@link #BGZF_CLAIM_GZ}) uses the file's index ({@code objectcommit gzip-index}), in Spark: {@code use} or
+   * {@code ignore}: {@value}. With {@code use}, every split of an indexed file reads from its first checkpoint and
+   * each unit is checked against the index's CRC-32; a file without an index is read whole by its first split, as
+   * with {@code ignore}. Create the index before the jobs that read the file start: a job running while it is created
+   * can see it in some splits and not in others.
+   */
+  public static final String GZIP_INDEX = "fs.objectcommit.codecs.gzip.index";
+
+  /** Default of {@link #GZIP_INDEX}: {@value}. */
+  public static final String GZIP_INDEX_DEFAULT = "ignore";
+
+  /**
+   * The decoded bytes between two checkpoints of a gzip index that {@code objectcommit gzip-index} writes, from
+   * 1 MiB to 64 MiB: {@value}. Each checkpoint keeps a window of up to 32 KiB (deflated) in the index; a split reads
+   * from its first checkpoint, and a unit is held in memory whole while it is read.
+   */
+  public static final String GZIP_INDEX_SPACING = "fs.objectcommit.codecs.gzip.index.spacing";
+
+  /** Default of {@link #GZIP_INDEX_SPACING}: {@value} (8 MiB). */
+  public static final int GZIP_INDEX_SPACING_DEFAULT = 8 << 20;
+
+  /** The smallest {@link #GZIP_INDEX_SPACING}: {@value} (1 MiB). */
+  public static final int GZIP_INDEX_MIN_SPACING = 1 << 20;
+
+  /** The largest {@link #GZIP_INDEX_SPACING}: {@value} (64 MiB). */
+  public static final int GZIP_INDEX_MAX_SPACING = 64 << 20;
 }

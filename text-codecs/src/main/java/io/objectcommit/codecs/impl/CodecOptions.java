@@ -11,7 +11,8 @@ public final class CodecOptions {
   public static final CodecOptions DEFAULTS =
       new CodecOptions(CodecConstants.BGZF_CLAIM_GZ_DEFAULT, CodecConstants.BGZF_LEVEL_DEFAULT,
           CodecConstants.ZSTD_CLAIM_ZST_DEFAULT, CodecConstants.ZSTD_LEVEL_DEFAULT,
-          CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, CodecConstants.RECOMPRESS_PART_SIZE_DEFAULT);
+          CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, CodecConstants.RECOMPRESS_PART_SIZE_DEFAULT, false,
+          CodecConstants.GZIP_INDEX_SPACING_DEFAULT);
 
   /** The smallest frame size accepted. */
   static final int MIN_ZSTD_FRAME_SIZE = 65536;
@@ -22,15 +23,19 @@ public final class CodecOptions {
   private final int zstdLevel;
   private final int zstdFrameSize;
   private final int partSize;
+  private final boolean useGzipIndex;
+  private final int gzipIndexSpacing;
 
   private CodecOptions(boolean claimGz, int level, boolean claimZst, int zstdLevel, int zstdFrameSize,
-      int partSize) {
+      int partSize, boolean useGzipIndex, int gzipIndexSpacing) {
     this.claimGz = claimGz;
     this.level = level;
     this.claimZst = claimZst;
     this.zstdLevel = zstdLevel;
     this.zstdFrameSize = zstdFrameSize;
     this.partSize = partSize;
+    this.useGzipIndex = useGzipIndex;
+    this.gzipIndexSpacing = gzipIndexSpacing;
   }
 
   public static CodecOptions from(Configuration conf) {
@@ -45,7 +50,29 @@ public final class CodecOptions {
         integer(conf, CodecConstants.ZSTD_FRAME_SIZE, CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, MIN_ZSTD_FRAME_SIZE,
             CodecConstants.ZSTD_MAX_FRAME_CONTENT),
         integer(conf, CodecConstants.RECOMPRESS_PART_SIZE, CodecConstants.RECOMPRESS_PART_SIZE_DEFAULT,
-            CodecConstants.RECOMPRESS_MIN_PART_SIZE, CodecConstants.RECOMPRESS_MAX_PART_SIZE));
+            CodecConstants.RECOMPRESS_MIN_PART_SIZE, CodecConstants.RECOMPRESS_MAX_PART_SIZE),
+        useIndex(conf),
+        integer(conf, CodecConstants.GZIP_INDEX_SPACING, CodecConstants.GZIP_INDEX_SPACING_DEFAULT,
+            CodecConstants.GZIP_INDEX_MIN_SPACING, CodecConstants.GZIP_INDEX_MAX_SPACING));
+  }
+
+  private static boolean useIndex(Configuration conf) {
+    String v = conf.getTrimmed(CodecConstants.GZIP_INDEX, CodecConstants.GZIP_INDEX_DEFAULT).toLowerCase(Locale.ROOT);
+    if (!v.equals("use") && !v.equals("ignore")) {
+      throw new IllegalArgumentException("bad value of " + CodecConstants.GZIP_INDEX + ": '" + v
+          + "' (expected use or ignore)");
+    }
+    return v.equals("use");
+  }
+
+  /** Whether splits of plain gzip files use their index ({@link CodecConstants#GZIP_INDEX}). */
+  public boolean useGzipIndex() {
+    return useGzipIndex;
+  }
+
+  /** The decoded bytes between checkpoints of a gzip index written ({@link CodecConstants#GZIP_INDEX_SPACING}). */
+  public int gzipIndexSpacing() {
+    return gzipIndexSpacing;
   }
 
   /** Whether the BGZF codec takes the {@code .gz} extension. */

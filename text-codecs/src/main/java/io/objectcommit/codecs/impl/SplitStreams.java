@@ -1,10 +1,15 @@
 package io.objectcommit.codecs.impl;
 
+import io.objectcommit.codecs.GzipIndexes;
+import io.objectcommit.codecs.files.GzipIndex;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.Seekable;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.Decompressor;
@@ -30,6 +35,17 @@ public final class SplitStreams {
    */
   public static SplitCompressionInputStream open(InputStream in, Decompressor decompressor, long start, long end,
       CompressionCodec gzip) throws IOException {
+    return open(in, decompressor, start, end, gzip, null);
+  }
+
+  /**
+   * As {@link #open(InputStream, Decompressor, long, long, CompressionCodec)}; a plain gzip file is read with its
+   * index ({@link GzipIndexes}) when {@code indexConf} is given (the setting {@code use}) and the split is opened
+   * in a Spark task that names the file ({@link SparkInputFile}) and the file has a current index. Every split of
+   * a file decides alike: by the same index, or (none) as without.
+   */
+  public static SplitCompressionInputStream open(InputStream in, Decompressor decompressor, long start, long end,
+      CompressionCodec gzip, Configuration indexConf) throws IOException {
     if (!(in instanceof Seekable)) {
       throw new IOException("a split of a BGZF file needs a seekable stream, not " + in.getClass().getName());
     }
@@ -38,10 +54,14 @@ public final class SplitStreams {
       seekable.seek(0);
     }
     if (start == 0) {
-      return openFirst(in, decompressor, end, gzip);
+      return openFirst(in, decompressor, start, end, gzip, indexConf);
     }
     byte[] head = readHeader(in);
     if (BgzfFormat.blockSize(head, 0, head.length) < 0) {
+      SplitCompressionInputStream indexed = withIndex(in, start, end, indexConf);
+      if (indexed != null) {
+        return indexed;
+      }
       LOG.debug("not BGZF: split [{}, {}) reads nothing, the split at 0 reads the file", start, end);
       return new WholeGzipSplitInputStream(in, null, start, end);
     }
@@ -78,8 +98,27 @@ public final class SplitStreams {
     return new UnitSplitInputStream(in, start, end);
   }
 
-  private static SplitCompressionInputStream openFirst(InputStream in, Decompressor decompressor, long end,
-      CompressionCodec gzip) throws IOException {
+  /** The split read with the file's index, or null when it is not to be or has none. */
+  private static SplitCompressionInputStream withIndex(InputStream in, long start, long end, Configuration indexConf)
+      throws IOException {
+    if (indexConf == null) {
+      return null;
+    }
+    Optional<Path> file = SparkInputFile.of(start, end);
+    if (file.isEmpty()) {
+      LOG.debug("split [{}, {}): no Spark task names its file, so no gzip index is looked for", start, end);
+      return null;
+    }
+    Optional<GzipIndex> index = GzipIndexes.find(file.get(), indexConf);
+    if (index.isEmpty()) {
+      return null;
+    }
+    LOG.debug("split [{}, {}) of {} is read with its gzip index", start, end, file.get());
+    return GzipIndexSplits.open(in, index.get(), file.get().toString(), start, end);
+  }
+
+  private static SplitCompressionInputStream openFirst(InputStream in, Decompressor decompressor, long start,
+      long end, CompressionCodec gzip, Configuration indexConf) throws IOException {
     BlockInput input = new BlockInput(in, 0);
     int have = input.ensure(0, BgzfFormat.FIXED_HEADER_SIZE);
     boolean bgzf = false;
@@ -105,6 +144,10 @@ public final class SplitStreams {
     if (have == 0) {
       // an empty file: no line (Hadoop's gzip stream would fail on the missing header)
       return new WholeGzipSplitInputStream(in, null, 0, end);
+    }
+    SplitCompressionInputStream indexed = withIndex(in, start, end, indexConf);
+    if (indexed != null) {
+      return indexed;
     }
     // plain gzip: Hadoop's gzip stream gets the bytes already read, then the rest of the file
     int buffered = input.bufferedFrom(0);

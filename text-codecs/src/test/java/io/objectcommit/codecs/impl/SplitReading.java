@@ -72,9 +72,16 @@ final class SplitReading {
   /** Reads the given splits ({@code {start, length}}, covering the file in order). */
   static Result readSplits(Configuration conf, java.nio.file.Path file, List<long[]> splits, boolean oldApi)
       throws IOException {
+    return readSplits(conf, file, splits, oldApi, s -> { });
+  }
+
+  /** As above; {@code beforeEach} is told of each split before it is opened (as Spark records it for a task). */
+  static Result readSplits(Configuration conf, java.nio.file.Path file, List<long[]> splits, boolean oldApi,
+      java.util.function.Consumer<long[]> beforeEach) throws IOException {
     Result r = new Result();
     Path path = new Path(file.toUri());
     for (long[] s : splits) {
+      beforeEach.accept(s);
       List<String> lines = oldApi ? readOld(conf, path, s[0], s[1]) : readNew(conf, path, s[0], s[1]);
       r.lines.addAll(lines);
       r.perSplit.add(lines.size());

@@ -1,0 +1,56 @@
+package io.objectcommit.codecs.impl;
+
+import io.objectcommit.codecs.files.GzipIndex;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.hadoop.fs.Seekable;
+import org.apache.hadoop.io.compress.SplitCompressionInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the stream of one split of a plain gzip file that has a {@link GzipIndex}: the split reads from the first
+ * checkpoint at or after its start (nothing when that is at or after its end), unit after unit, as
+ * {@link UnitSplitInputStream} reads BGZF blocks; so every line is read by exactly one split.
+ */
+public final class GzipIndexSplits {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GzipIndexSplits.class);
+
+  /** Compressed bytes read from the file at a time. */
+  private static final int READ_SIZE = 64 * 1024;
+
+  private GzipIndexSplits() {
+  }
+
+  /**
+   * The stream of the split {@code [start, end)} of the gzip file {@code in} (seekable), indexed by {@code index};
+   * {@code file} names it in messages.
+   */
+  public static SplitCompressionInputStream open(InputStream in, GzipIndex index, String file, long start, long end)
+      throws IOException {
+    if (!(in instanceof Seekable)) {
+      throw new IOException("a split of an indexed gzip file needs a seekable stream, not " + in.getClass().getName());
+    }
+    GzipIndexDecoder probe = new GzipIndexDecoder(null, index, file);
+    int first = probe.firstAtOrAfter(start);
+    if (first < 0 || index.checkpoints.get(first).byteOffset() >= end) {
+      LOG.debug("split [{}, {}) holds no checkpoint of the gzip index: it reads nothing", start, end);
+      return new UnitSplitInputStream(in, start, end);
+    }
+    long offset = index.checkpoints.get(first).byteOffset();
+    ((Seekable) in).seek(offset);
+    GzipIndexDecoder decoder = new GzipIndexDecoder(new BlockInput(in, offset, READ_SIZE), index, file);
+    boolean handedOver = false;
+    try {
+      int size = decoder.decode(offset, true);
+      handedOver = true;
+      LOG.debug("split [{}, {}) starts at the checkpoint at byte {}", start, end, offset);
+      return new UnitSplitInputStream(in, decoder, offset, size, end);
+    } finally {
+      if (!handedOver) {
+        decoder.close();
+      }
+    }
+  }
+}

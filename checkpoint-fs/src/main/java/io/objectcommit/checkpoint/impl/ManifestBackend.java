@@ -1,6 +1,7 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.CheckpointConstants;
+import io.objectcommit.checkpoint.CheckpointFencedException;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
 import io.objectcommit.store.ObjectStore;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -38,6 +40,11 @@ public final class ManifestBackend implements Backend {
   private final InlineLimits inline;
   private final OutputBuffers buffers;
   private final String owner;
+  /**
+   * The owner stamps this instance writes with, by location path ({@code /q}); empty unless a caller took or was
+   * given ownership ({@link #takeOwnership}, {@link #writeAs}).
+   */
+  private final Map<String, DirManifest.Owner> fences = new ConcurrentHashMap<>();
 
   /** The backend of one bucket, with the options of its authority. */
   public ManifestBackend(ObjectStore store, CheckpointOptions options, String owner) throws IOException {
@@ -218,15 +225,20 @@ public final class ManifestBackend implements Backend {
         String childPath = pathString(comps, i + 1);
         // The child's manifest first: nothing ever refers to a manifest that does not exist (a crash here leaves
         // an unreferenced manifest, which gc removes).
-        manifests.createEmpty(newId, childPath);
-        e = manifests.update(id, parentPath, m -> {
-          Entry cur = m.entries.get(name);
-          if (cur != null) {
-            return cur; // someone else created it meanwhile: no write
-          }
-          m.entries.put(name, Entry.dir(newId, System.currentTimeMillis()));
-          return Entry.dir(newId, 0);
-        });
+        manifests.createEmpty(newId, childPath, fenceFor(comps, i + 1, "mkdir " + childPath));
+        try {
+          e = manifests.update(id, parentPath, fenceFor(comps, i, "mkdir " + childPath), m -> {
+            Entry cur = m.entries.get(name);
+            if (cur != null) {
+              return cur; // someone else created it meanwhile: no write
+            }
+            m.entries.put(name, Entry.dir(newId, System.currentTimeMillis()));
+            return Entry.dir(newId, 0);
+          });
+        } catch (CheckpointFencedException fenced) {
+          Garbage.delete(store, manifests.manifestKey(newId), "unlinked manifest of " + childPath);
+          throw fenced;
+        }
         if (!newId.equals(e.id)) {
           store.delete(manifests.manifestKey(newId)); // lost the race: another process made it
         }
@@ -263,7 +275,7 @@ public final class ManifestBackend implements Backend {
     String dataKey = prefix + pathString(comps, comps.size()).substring(1) + "~"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     ManifestPublication publication = new ManifestPublication(store, manifests, path, parentId, parentPath, name,
-        dataKey, overwrite, inline);
+        dataKey, overwrite, inline, fenceFor(comps, comps.size() - 1, "create " + pathString(comps, comps.size())));
     return AtomicOutputStream.open(path, buffers.newBuffer(), publication);
   }
 
@@ -304,7 +316,8 @@ public final class ManifestBackend implements Backend {
     if (current.isDir() && !recursive && !manifests.get(current.id, parent.path, 0).manifest.entries.isEmpty()) {
       throw new PathIsNotEmptyDirectoryException(path.toString());
     }
-    Entry removed = manifests.update(parent.id, parent.path, m -> m.entries.remove(name));
+    Entry removed = manifests.update(parent.id, parent.path,
+        fenceFor(comps, comps.size() - 1, "delete " + pathString(comps, comps.size())), m -> m.entries.remove(name));
     if (removed == null) {
       return false;
     }
@@ -362,6 +375,49 @@ public final class ManifestBackend implements Backend {
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     return new ManifestRename(this).rename(src, dst);
+  }
+
+  // --------------------------------------------------------------------------------------------- fencing
+
+  /**
+   * The fence of a change of the directory at {@code comps[0..n)}: the stamp of the innermost location this
+   * instance owns that contains it, or {@link Fence#NONE}. No request.
+   */
+  Fence fenceFor(List<String> comps, int n, String operation) {
+    if (fences.isEmpty()) {
+      return Fence.NONE;
+    }
+    for (int i = n; i >= 0; i--) {
+      DirManifest.Owner o = fences.get(pathString(comps, i));
+      if (o != null) {
+        return Fence.of(o).forOperation(operation);
+      }
+    }
+    return Fence.NONE;
+  }
+
+  @Override
+  public long takeOwnership(Path location, String ownerId) throws IOException {
+    DirManifest.Owner mine = new ManifestTakeover(this).takeOver(location, ownerId);
+    fences.put(mine.location, mine);
+    return mine.epoch;
+  }
+
+  @Override
+  public void writeAs(Path location, String ownerId, long epoch) {
+    if (epoch < 1) {
+      throw new IllegalArgumentException("epoch of " + location + " must be at least 1, not " + epoch);
+    }
+    List<String> comps = components(location);
+    String loc = pathString(comps, comps.size());
+    fences.put(loc, new DirManifest.Owner(loc, epoch, ownerId));
+  }
+
+  @Override
+  public long epoch(Path location) {
+    List<String> comps = components(location);
+    DirManifest.Owner o = fences.get(pathString(comps, comps.size()));
+    return o == null ? 0 : o.epoch;
   }
 
   @Override

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
@@ -101,14 +102,14 @@ class CheckpointFencingTest {
   }
 
   /** Every path under /q with its size (-1: a directory), as a process that caches nothing sees it. */
-  private TreeMap<String, Long> listing() throws IOException {
-    TreeMap<String, Long> out = new TreeMap<>();
+  private Map<String, Long> listing() throws IOException {
+    Map<String, Long> out = new TreeMap<>();
     FileSystem fresh = process();
     walk(fresh, Q, out);
     return out;
   }
 
-  private static void walk(FileSystem fs, Path dir, TreeMap<String, Long> out) throws IOException {
+  private static void walk(FileSystem fs, Path dir, Map<String, Long> out) throws IOException {
     for (FileStatus st : fs.listStatus(dir)) {
       String p = st.getPath().toUri().getPath();
       out.put(p, st.isDirectory() ? -1L : st.getLen());
@@ -141,7 +142,7 @@ class CheckpointFencingTest {
 
     FileSystem successor = process();
     assertEquals(2, CheckpointFencing.takeOwnership(successor, Q, "driver-2"));
-    TreeMap<String, Long> before = listing();
+    Map<String, Long> before = listing();
     List<String> objectsBefore = objects();
 
     fenced("create of a small file", () -> write(zombie, "/q/offsets/1", "offsets 1".getBytes(

@@ -282,6 +282,55 @@ class CheckpointFencingTest {
     assertArrayEquals("5".getBytes(StandardCharsets.UTF_8), read(successor, "/q/offsets/5"));
   }
 
+  /**
+   * A zombie that keeps writing while the takeover runs: each of its writes either succeeded and is listed, or
+   * failed fenced and is not; every write it starts after {@code takeOwnership} returned fails.
+   */
+  @Test
+  void writesRacingATakeoverAreKeptWholeOrRefusedAndNoneSucceedsAfterIt() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      zombie.mkdirs(new Path("/q/state/0/" + (10 + i))); // more directories: a longer takeover
+    }
+    FileSystem successor = process();
+    List<String> written = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<String> refused = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicLong takeoverDone = new java.util.concurrent.atomic.AtomicLong();
+    List<String> startedAfter = java.util.Collections.synchronizedList(new ArrayList<>());
+    Thread writer = new Thread(() -> {
+      for (int i = 0; startedAfter.size() < 20 && i < 100_000; i++) { // until 20 writes after the takeover
+        String path = "/q/state/0/" + (10 + i % 20) + "/z-" + i;
+        boolean after = takeoverDone.get() != 0;
+        try {
+          write(zombie, path, "z".getBytes(StandardCharsets.UTF_8), false);
+          written.add(path);
+        } catch (CheckpointFencedException e) {
+          refused.add(path);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        if (after) {
+          startedAfter.add(path);
+        }
+      }
+    });
+    writer.start();
+    while (written.size() < 20) {
+      Thread.onSpinWait();
+    }
+    assertEquals(2, CheckpointFencing.takeOwnership(successor, Q, "driver-2"));
+    takeoverDone.set(1);
+    writer.join(60_000);
+    assertEquals(20, startedAfter.size(), "the zombie wrote after the takeover too");
+    assertTrue(refused.containsAll(startedAfter), "every write started after the takeover is refused");
+    Map<String, Long> listed = listing();
+    for (String p : written) {
+      assertTrue(listed.containsKey(p), p + " succeeded and is listed");
+    }
+    for (String p : refused) {
+      assertTrue(!listed.containsKey(p), p + " was refused and is not listed");
+    }
+  }
+
   private static List<String> names(FileSystem fs, String dir) throws IOException {
     List<String> out = new ArrayList<>();
     for (FileStatus st : fs.listStatus(new Path(dir))) {

@@ -13,8 +13,8 @@ import org.apache.hadoop.fs.Path;
  * write for the owner learn its epoch with {@link #writeAs}. A FileSystem instance that was never given an epoch
  * for a location writes there as without fencing.
  *
- * <p>The epoch is held by the {@link CheckpointFileSystem} instance given (Hadoop caches one per bucket and user,
- * which Spark's checkpoint managers share). S3 backend only: the local-path backend throws
+ * <p>The epoch is held JVM-wide, as the process's: every FileSystem instance of the same bucket and namespace prefix
+ * writes with it, whichever instance took or was given it. S3 backend only: the local-path backend throws
  * {@link UnsupportedOperationException} (the reason is in the document above).
  */
 public final class CheckpointFencing {

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Fencing on the S3 backend, on the in-memory store: each FileSystem instance plays one process (no shared cache).
+ * Fencing on the S3 backend, on the in-memory store: each FileSystem instance plays one process (no shared cache,
+ * a fence scope of its own).
  * After a takeover every write of the older owner fails with {@link CheckpointFencedException} and leaves the
  * namespace as it was; the new owner's writes cost what they cost without fencing; a takeover costs one PUT per
  * directory and one GET per directory not cached.
@@ -55,6 +56,8 @@ class CheckpointFencingTest {
     Configuration conf = InMemoryStoreFactory.use(new Configuration(false));
     conf.set("fs.ckpt.impl", CheckpointFileSystem.class.getName());
     conf.setBoolean("fs.ckpt.impl.disable.cache", true);
+    // epochs are held JVM-wide, as a process's: a scope of its own makes this instance another process
+    conf.set(CheckpointConstants.TEST_FENCE_SCOPE, bucketName + "/process-" + opened.size());
     FileSystem fs = FileSystem.newInstance(URI.create("ckpt://" + bucketName + "/"), conf);
     opened.add(fs);
     return fs;

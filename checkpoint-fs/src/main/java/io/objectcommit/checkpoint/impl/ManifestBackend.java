@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -41,24 +40,26 @@ public final class ManifestBackend implements Backend {
   private final OutputBuffers buffers;
   private final String owner;
   /**
-   * The owner stamps this instance writes with, by location path ({@code /q}); empty unless a caller took or was
-   * given ownership ({@link #takeOwnership}, {@link #writeAs}).
+   * The owner stamps this process writes with, by {@link #fenceKey}; empty unless a caller took or was given
+   * ownership ({@link #takeOwnership}, {@link #writeAs}). Shared by the instances of one JVM ({@link Fences}).
    */
-  private final Map<String, DirManifest.Owner> fences = new ConcurrentHashMap<>();
+  private final Map<String, DirManifest.Owner> fences;
 
   /** The backend of one bucket, with the options of its authority. */
   public ManifestBackend(ObjectStore store, CheckpointOptions options, String owner) throws IOException {
     this(store, options.s3Prefix(), options.ancestorTtlMs(), options.manifestTtlMs(), options.casAttempts(),
         options.missingReadAttempts(), new OutputBuffers(options.bufferMemory(), options.bufferDir()), owner,
-        InlineLimits.of(options));
+        InlineLimits.of(options), Fences.of(options.testFenceScope()));
   }
 
   /**
    * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
    * @param inline which files are kept inside their directory's manifest
+   * @param fences the owner stamps of this process ({@link Fences})
    */
   ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
-      int missingReadAttempts, OutputBuffers buffers, String owner, InlineLimits inline) throws IOException {
+      int missingReadAttempts, OutputBuffers buffers, String owner, InlineLimits inline,
+      Map<String, DirManifest.Owner> fences) throws IOException {
     this.store = store;
     this.prefix = prefix;
     this.manifests = new ManifestStore(store, prefix, casAttempts, missingReadAttempts, System::currentTimeMillis,
@@ -69,6 +70,7 @@ public final class ManifestBackend implements Backend {
     this.buffers = buffers;
     this.owner = owner;
     this.inline = inline;
+    this.fences = fences;
   }
 
   String prefix() {
@@ -388,7 +390,7 @@ public final class ManifestBackend implements Backend {
       return Fence.NONE;
     }
     for (int i = n; i >= 0; i--) {
-      DirManifest.Owner o = fences.get(pathString(comps, i));
+      DirManifest.Owner o = fences.get(fenceKey(pathString(comps, i)));
       if (o != null) {
         return Fence.of(o).forOperation(operation);
       }
@@ -396,10 +398,15 @@ public final class ManifestBackend implements Backend {
     return Fence.NONE;
   }
 
+  /** The key of a location in {@link Fences}: this namespace's {@code s3://bucket/prefix} and the path. */
+  private String fenceKey(String location) {
+    return store.pathOf(prefix) + location;
+  }
+
   @Override
   public long takeOwnership(Path location, String ownerId) throws IOException {
     DirManifest.Owner mine = new ManifestTakeover(this).takeOver(location, ownerId);
-    fences.put(mine.location, mine);
+    fences.put(fenceKey(mine.location), mine);
     return mine.epoch;
   }
 
@@ -410,13 +417,13 @@ public final class ManifestBackend implements Backend {
     }
     List<String> comps = components(location);
     String loc = pathString(comps, comps.size());
-    fences.put(loc, new DirManifest.Owner(loc, epoch, ownerId));
+    fences.put(fenceKey(loc), new DirManifest.Owner(loc, epoch, ownerId));
   }
 
   @Override
   public long epoch(Path location) {
     List<String> comps = components(location);
-    DirManifest.Owner o = fences.get(pathString(comps, comps.size()));
+    DirManifest.Owner o = fences.get(fenceKey(pathString(comps, comps.size())));
     return o == null ? 0 : o.epoch;
   }
 

@@ -5,19 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.checkpoint.CheckpointFencedException;
 import io.objectcommit.checkpoint.CheckpointFencing;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two drivers on one checkpoint, each a FileSystem of its own Configuration (no cache shared, as two processes):
+ * Two drivers on one checkpoint, each a FileSystem of its own Configuration (no cache shared; a fence scope of its
+ * own, as two processes):
  * the first writes, the second takes over, and the first's next state file and offset file are refused with
  * {@link CheckpointFencedException} and are not listed, while the second's writes succeed.
  */
@@ -30,8 +33,8 @@ class CheckpointFencingIT {
   @Test
   void aZombieDriversWritesFailAfterATakeoverAndAreNotListed(S3TestBucket bucket) throws Exception {
     Path q = CkptTestSupport.path(bucket, bucket.prefix() + "q");
-    try (FileSystem first = CkptTestSupport.fs(CkptTestSupport.conf(bucket.endpoint(), bucket), bucket);
-        FileSystem second = CkptTestSupport.fs(CkptTestSupport.conf(bucket.endpoint(), bucket), bucket)) {
+    try (FileSystem first = CkptTestSupport.fs(process(bucket, "first"), bucket);
+        FileSystem second = CkptTestSupport.fs(process(bucket, "second"), bucket)) {
       assertEquals(1, CheckpointFencing.takeOwnership(first, q, "app-1/run-1"));
       CkptTestSupport.write(first, new Path(q, "offsets/0"), "v1 offsets 0", false);
       CkptTestSupport.write(first, new Path(q, "state/0/0/1.delta"), LARGE, false);
@@ -68,6 +71,13 @@ class CheckpointFencingIT {
         assertFalse(reader.exists(new Path(q, "commits/1")));
       }
     }
+  }
+
+  /** The settings of one process: epochs are held JVM-wide, so each plays its own with a fence scope of its own. */
+  private static Configuration process(S3TestBucket bucket, String name) {
+    Configuration conf = CkptTestSupport.conf(bucket.endpoint(), bucket);
+    conf.set(CheckpointConstants.TEST_FENCE_SCOPE, bucket.name() + "/" + name);
+    return conf;
   }
 
   private static List<String> names(FileSystem fs, Path dir) throws Exception {

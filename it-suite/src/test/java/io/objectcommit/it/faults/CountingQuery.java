@@ -47,6 +47,8 @@ public final class CountingQuery {
   }
 
   /**
+   * Starts the query with a call before each micro-batch's rows are computed as well as after.
+   *
    * @param before called in the sink before a micro-batch's rows are computed (before its stateful tasks run and
    *     write state files)
    */

@@ -143,6 +143,15 @@ public final class CheckpointConstants {
   public static final String LOCAL_TEST_NFS_LIKE_TYPE = "fs.objectcommit.checkpoint.local.test.nfs-like-type";
   public static final String LOCAL_TEST_NFS_LIKE_TYPE_DEFAULT = "";
 
+  /**
+   * Test only: the scope of the owner epochs a process writes checkpoint locations with (fencing,
+   * docs/checkpoint-format.md#fencing). Epochs are held JVM-wide, as a process's; FileSystem instances of one JVM
+   * given different scopes play different processes. Empty (the default, the JVM's one scope) in production:
+   * {@value}.
+   */
+  public static final String TEST_FENCE_SCOPE = "fs.objectcommit.checkpoint.test.fence-scope";
+  public static final String TEST_FENCE_SCOPE_DEFAULT = "";
+
   /** fsync file and directory on close (durability across a machine crash): {@value}. */
   public static final String LOCAL_FSYNC = "fs.objectcommit.checkpoint.local.fsync";
   public static final boolean LOCAL_FSYNC_DEFAULT = true;

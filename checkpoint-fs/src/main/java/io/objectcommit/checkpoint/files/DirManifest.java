@@ -1,5 +1,6 @@
 package io.objectcommit.checkpoint.files;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -152,6 +153,52 @@ public final class DirManifest extends JsonRecord {
     }
   }
 
+  /**
+   * The owner of a checkpoint location that last wrote this manifest (fencing, docs/checkpoint-format.md#fencing):
+   * the location's path, the owner's epoch there and the id its caller gave. Absent on manifests that no fenced
+   * writer has written. Optional within versions 1 and 2: readers ignore fields they do not know. Immutable.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static final class Owner {
+    /** The checkpoint location (a logical path such as {@code /q}) whose owner this is. */
+    @JsonProperty("location")
+    public final String location;
+    /** The owner's epoch: raised by one at every takeover of the location. */
+    @JsonProperty("epoch")
+    public final long epoch;
+    /** Who took ownership (an application or query run id, a host and pid: what the caller gave). */
+    @JsonProperty("id")
+    public final String id;
+
+    @JsonCreator
+    public Owner(@JsonProperty("location") String location, @JsonProperty("epoch") long epoch,
+        @JsonProperty("id") String id) {
+      this.location = location;
+      this.epoch = epoch;
+      this.id = id;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Owner)) {
+        return false;
+      }
+      Owner x = (Owner) o;
+      return epoch == x.epoch && Objects.equals(location, x.location) && Objects.equals(id, x.id);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(location, epoch, id);
+    }
+
+    @Override
+    public String toString() {
+      return "owner '" + id + "' (epoch " + epoch + " of " + location + ")";
+    }
+  }
+
   /** This directory's id (the key of its manifest). */
   @JsonProperty("dirId")
   public String dirId;
@@ -159,6 +206,11 @@ public final class DirManifest extends JsonRecord {
   /** The logical path this directory was created at (for people reading the bucket; not used for lookups). */
   @JsonProperty("createdAs")
   public String createdAs;
+
+  /** The fenced writer that last wrote this manifest; null when none has. */
+  @JsonProperty("owner")
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public Owner owner;
 
   /** Children by name, sorted. */
   @JsonProperty("entries")
@@ -178,6 +230,7 @@ public final class DirManifest extends JsonRecord {
   /** A deep copy, to change without touching a cached instance. */
   public DirManifest copy() {
     DirManifest m = empty(dirId, createdAs);
+    m.owner = owner; // immutable: shared; a writer that knows no epoch keeps the last owner's stamp
     for (Map.Entry<String, Entry> e : entries.entrySet()) {
       m.entries.put(e.getKey(), e.getValue().copy());
     }
@@ -207,6 +260,8 @@ public final class DirManifest extends JsonRecord {
   public void validate() {
     check(dirId != null && !dirId.isEmpty(), "no dirId");
     check(entries != null, "no entries");
+    check(owner == null || (owner.epoch >= 1 && owner.location != null && !owner.location.isEmpty()
+        && owner.id != null), "bad owner " + owner);
     for (Map.Entry<String, Entry> e : entries.entrySet()) {
       String name = e.getKey();
       Entry v = e.getValue();

@@ -38,6 +38,33 @@ public interface Backend extends Closeable {
 
   boolean rename(Path src, Path dst) throws IOException;
 
+  /**
+   * Takes ownership of the checkpoint location {@code location} for this instance's writes (fencing,
+   * docs/checkpoint-format.md#fencing): raises the location's epoch in the store and makes every older owner's
+   * next write under it fail with {@link io.objectcommit.checkpoint.CheckpointFencedException}.
+   *
+   * @return the new epoch
+   * @throws UnsupportedOperationException on a backend that cannot fence
+   */
+  default long takeOwnership(Path location, String ownerId) throws IOException {
+    throw new UnsupportedOperationException(describe() + " cannot fence writers (docs/checkpoint-format.md#fencing)");
+  }
+
+  /**
+   * Makes this instance's writes under {@code location} those of owner {@code ownerId} at {@code epoch}, learnt
+   * from the process that took ownership: they fail once a newer owner took over.
+   *
+   * @throws UnsupportedOperationException on a backend that cannot fence
+   */
+  default void writeAs(Path location, String ownerId, long epoch) {
+    throw new UnsupportedOperationException(describe() + " cannot fence writers (docs/checkpoint-format.md#fencing)");
+  }
+
+  /** The epoch this instance writes {@code location} with; 0 when it was never given one. */
+  default long epoch(Path location) {
+    return 0;
+  }
+
   /** Request statistics of the backend's store (empty for backends without one). */
   default IOStatistics statistics() {
     return IOStatisticsBinding.emptyStatistics();

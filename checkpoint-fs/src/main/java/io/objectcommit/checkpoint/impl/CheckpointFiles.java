@@ -1,5 +1,7 @@
 package io.objectcommit.checkpoint.impl;
 
+import io.objectcommit.checkpoint.CheckpointFencing;
+import io.objectcommit.checkpoint.CheckpointFileSystem;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Arrays;
@@ -34,12 +36,84 @@ public final class CheckpointFiles {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointFiles.class);
 
+  /** The local property that carries a checkpoint location's owner from the driver to its tasks: this + location. */
+  public static final String OWNER_PROPERTY_PREFIX = "objectcommit.checkpoint.owner.";
+
+  /**
+   * What fencing needs from Spark (docs/checkpoint-format.md#fencing), given by each Spark line's manager: whether
+   * this is the driver, the task's local properties, and the driver thread's.
+   */
+  public interface SparkSide {
+    /** Whether this runs outside any task (the driver). */
+    boolean onDriver();
+
+    /** A local property of the running task; null when none or not in a task. */
+    String taskProperty(String key);
+
+    /** Sets a local property on the current (driver) thread: jobs started from it, and threads it starts, carry it. */
+    void setDriverProperty(String key, String value);
+
+    /** An id for a new owner (the application id and a unique part). */
+    String newOwnerId();
+  }
+
   private final Path root;
   private final FileSystem fs;
+  private final SparkSide spark;
 
   public CheckpointFiles(Path root, Configuration conf) throws IOException {
+    this(root, conf, null);
+  }
+
+  /**
+   * @param spark what fencing needs from Spark; null: no fencing (a process that knows no epoch writes as before)
+   */
+  public CheckpointFiles(Path root, Configuration conf, SparkSide spark) throws IOException {
     this.root = root;
     this.fs = root.getFileSystem(conf);
+    this.spark = spark;
+    if (spark != null && !spark.onDriver() && fs instanceof CheckpointFileSystem) {
+      learnOwner();
+    }
+  }
+
+  /**
+   * In a task: the owner of the checkpoint location that contains this manager's path, as its driver passed it in
+   * a local property, becomes the epoch this process's FileSystem writes with.
+   */
+  private void learnOwner() {
+    for (Path p = fs.makeQualified(root); p != null; p = p.getParent()) {
+      String owner = spark.taskProperty(OWNER_PROPERTY_PREFIX + p);
+      if (owner != null) {
+        int bar = owner.lastIndexOf('|');
+        CheckpointFencing.writeAs(fs, p, owner.substring(0, bar), Long.parseLong(owner.substring(bar + 1)));
+        LOG.debug("{}: writing as owner {} of {}", root, owner, p);
+        return;
+      }
+    }
+  }
+
+  /**
+   * On the driver, Spark reads a query's {@code <checkpoint>/metadata} through a manager made for the checkpoint
+   * root when the query starts or restarts ({@code StreamMetadata.read}, from {@code StreamExecution}'s
+   * constructor, on the thread that starts the query, before the query's thread is made): there the query takes
+   * ownership of the location, and passes the owner and epoch on in a local property to the query's thread and its
+   * tasks. On the local-path backend, which cannot fence, nothing happens.
+   */
+  private void takeOwnershipAtQueryStart(Path path) throws IOException {
+    if (spark == null || !spark.onDriver() || !"metadata".equals(path.getName()) || path.getParent() == null
+        || !(fs instanceof CheckpointFileSystem)) {
+      return;
+    }
+    Path location = fs.makeQualified(root);
+    if (!fs.makeQualified(path.getParent()).equals(location)
+        || !(((CheckpointFileSystem) fs).backend() instanceof ManifestBackend)) {
+      return;
+    }
+    String owner = spark.newOwnerId();
+    long epoch = CheckpointFencing.takeOwnership(fs, location, owner);
+    spark.setDriverProperty(OWNER_PROPERTY_PREFIX + location, owner + "|" + epoch);
+    LOG.info("Query on {} took ownership of its checkpoint as owner '{}', epoch {}", location, owner, epoch);
   }
 
   /** A stream whose file appears when it is closed (on {@code ckpt://}); see {@link #cancel}. */
@@ -85,6 +159,7 @@ public final class CheckpointFiles {
   }
 
   public boolean exists(Path path) throws IOException {
+    takeOwnershipAtQueryStart(path);
     try {
       fs.getFileStatus(path);
       return true;

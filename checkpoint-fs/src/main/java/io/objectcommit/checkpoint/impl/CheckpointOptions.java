@@ -29,6 +29,8 @@ import static io.objectcommit.checkpoint.CheckpointConstants.MISSING_READ_ATTEMP
 import static io.objectcommit.checkpoint.CheckpointConstants.MISSING_READ_ATTEMPTS_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.S3_PREFIX;
 import static io.objectcommit.checkpoint.CheckpointConstants.S3_PREFIX_DEFAULT;
+import static io.objectcommit.checkpoint.CheckpointConstants.TEST_FENCE_SCOPE;
+import static io.objectcommit.checkpoint.CheckpointConstants.TEST_FENCE_SCOPE_DEFAULT;
 
 import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.config.ConfigReader;
@@ -66,6 +68,7 @@ public final class CheckpointOptions {
   private final boolean localFsync;
   private final NfsMountCheck.OnUnsafe localUnsafeMount;
   private final String localTestNfsLikeType;
+  private final String testFenceScope;
 
   private CheckpointOptions(ConfigReader r, String scheme) {
     this.authority = r.bucket();
@@ -93,6 +96,7 @@ public final class CheckpointOptions {
     this.localUnsafeMount = r.getEnum(LOCAL_UNSAFE_MOUNT, NfsMountCheck.OnUnsafe.class,
         NfsMountCheck.OnUnsafe.valueOf(LOCAL_UNSAFE_MOUNT_DEFAULT.toUpperCase(Locale.ROOT)));
     this.localTestNfsLikeType = r.get(LOCAL_TEST_NFS_LIKE_TYPE, LOCAL_TEST_NFS_LIKE_TYPE_DEFAULT);
+    this.testFenceScope = r.get(TEST_FENCE_SCOPE, TEST_FENCE_SCOPE_DEFAULT);
   }
 
   /**
@@ -179,6 +183,11 @@ public final class CheckpointOptions {
   /** Test only: the mount type checked as NFS besides nfs/nfs4; empty in production. */
   public String localTestNfsLikeType() {
     return localTestNfsLikeType;
+  }
+
+  /** Test only: the scope of the owner epochs this instance writes with; empty (the JVM's) in production. */
+  public String testFenceScope() {
+    return testFenceScope;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.objectcommit.checkpoint.impl;
 
 import io.objectcommit.checkpoint.CheckpointConstants;
+import io.objectcommit.checkpoint.CheckpointFencedException;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
 import io.objectcommit.store.ObjectStore;
@@ -38,20 +39,27 @@ public final class ManifestBackend implements Backend {
   private final InlineLimits inline;
   private final OutputBuffers buffers;
   private final String owner;
+  /**
+   * The owner stamps this process writes with, by {@link #fenceKey}; empty unless a caller took or was given
+   * ownership ({@link #takeOwnership}, {@link #writeAs}). Shared by the instances of one JVM ({@link Fences}).
+   */
+  private final Map<String, DirManifest.Owner> fences;
 
   /** The backend of one bucket, with the options of its authority. */
   public ManifestBackend(ObjectStore store, CheckpointOptions options, String owner) throws IOException {
     this(store, options.s3Prefix(), options.ancestorTtlMs(), options.manifestTtlMs(), options.casAttempts(),
         options.missingReadAttempts(), new OutputBuffers(options.bufferMemory(), options.bufferDir()), owner,
-        InlineLimits.of(options));
+        InlineLimits.of(options), Fences.of(options.testFenceScope()));
   }
 
   /**
    * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
    * @param inline which files are kept inside their directory's manifest
+   * @param fences the owner stamps of this process ({@link Fences})
    */
   ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
-      int missingReadAttempts, OutputBuffers buffers, String owner, InlineLimits inline) throws IOException {
+      int missingReadAttempts, OutputBuffers buffers, String owner, InlineLimits inline,
+      Map<String, DirManifest.Owner> fences) throws IOException {
     this.store = store;
     this.prefix = prefix;
     this.manifests = new ManifestStore(store, prefix, casAttempts, missingReadAttempts, System::currentTimeMillis,
@@ -62,6 +70,7 @@ public final class ManifestBackend implements Backend {
     this.buffers = buffers;
     this.owner = owner;
     this.inline = inline;
+    this.fences = fences;
   }
 
   String prefix() {
@@ -218,15 +227,20 @@ public final class ManifestBackend implements Backend {
         String childPath = pathString(comps, i + 1);
         // The child's manifest first: nothing ever refers to a manifest that does not exist (a crash here leaves
         // an unreferenced manifest, which gc removes).
-        manifests.createEmpty(newId, childPath);
-        e = manifests.update(id, parentPath, m -> {
-          Entry cur = m.entries.get(name);
-          if (cur != null) {
-            return cur; // someone else created it meanwhile: no write
-          }
-          m.entries.put(name, Entry.dir(newId, System.currentTimeMillis()));
-          return Entry.dir(newId, 0);
-        });
+        manifests.createEmpty(newId, childPath, fenceFor(comps, i + 1, "mkdir " + childPath));
+        try {
+          e = manifests.update(id, parentPath, fenceFor(comps, i, "mkdir " + childPath), m -> {
+            Entry cur = m.entries.get(name);
+            if (cur != null) {
+              return cur; // someone else created it meanwhile: no write
+            }
+            m.entries.put(name, Entry.dir(newId, System.currentTimeMillis()));
+            return Entry.dir(newId, 0);
+          });
+        } catch (CheckpointFencedException fenced) {
+          Garbage.delete(store, manifests.manifestKey(newId), "unlinked manifest of " + childPath);
+          throw fenced;
+        }
         if (!newId.equals(e.id)) {
           store.delete(manifests.manifestKey(newId)); // lost the race: another process made it
         }
@@ -263,7 +277,7 @@ public final class ManifestBackend implements Backend {
     String dataKey = prefix + pathString(comps, comps.size()).substring(1) + "~"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     ManifestPublication publication = new ManifestPublication(store, manifests, path, parentId, parentPath, name,
-        dataKey, overwrite, inline);
+        dataKey, overwrite, inline, fenceFor(comps, comps.size() - 1, "create " + pathString(comps, comps.size())));
     return AtomicOutputStream.open(path, buffers.newBuffer(), publication);
   }
 
@@ -304,7 +318,8 @@ public final class ManifestBackend implements Backend {
     if (current.isDir() && !recursive && !manifests.get(current.id, parent.path, 0).manifest.entries.isEmpty()) {
       throw new PathIsNotEmptyDirectoryException(path.toString());
     }
-    Entry removed = manifests.update(parent.id, parent.path, m -> m.entries.remove(name));
+    Entry removed = manifests.update(parent.id, parent.path,
+        fenceFor(comps, comps.size() - 1, "delete " + pathString(comps, comps.size())), m -> m.entries.remove(name));
     if (removed == null) {
       return false;
     }
@@ -362,6 +377,54 @@ public final class ManifestBackend implements Backend {
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     return new ManifestRename(this).rename(src, dst);
+  }
+
+  // --------------------------------------------------------------------------------------------- fencing
+
+  /**
+   * The fence of a change of the directory at {@code comps[0..n)}: the stamp of the innermost location this
+   * instance owns that contains it, or {@link Fence#NONE}. No request.
+   */
+  Fence fenceFor(List<String> comps, int n, String operation) {
+    if (fences.isEmpty()) {
+      return Fence.NONE;
+    }
+    for (int i = n; i >= 0; i--) {
+      DirManifest.Owner o = fences.get(fenceKey(pathString(comps, i)));
+      if (o != null) {
+        return Fence.of(o).forOperation(operation);
+      }
+    }
+    return Fence.NONE;
+  }
+
+  /** The key of a location in {@link Fences}: this namespace's {@code s3://bucket/prefix} and the path. */
+  private String fenceKey(String location) {
+    return store.pathOf(prefix) + location;
+  }
+
+  @Override
+  public long takeOwnership(Path location, String ownerId) throws IOException {
+    DirManifest.Owner mine = new ManifestTakeover(this).takeOver(location, ownerId);
+    fences.put(fenceKey(mine.location), mine);
+    return mine.epoch;
+  }
+
+  @Override
+  public void writeAs(Path location, String ownerId, long epoch) {
+    if (epoch < 1) {
+      throw new IllegalArgumentException("epoch of " + location + " must be at least 1, not " + epoch);
+    }
+    List<String> comps = components(location);
+    String loc = pathString(comps, comps.size());
+    fences.put(fenceKey(loc), new DirManifest.Owner(loc, epoch, ownerId));
+  }
+
+  @Override
+  public long epoch(Path location) {
+    List<String> comps = components(location);
+    DirManifest.Owner o = fences.get(fenceKey(pathString(comps, comps.size())));
+    return o == null ? 0 : o.epoch;
   }
 
   @Override

@@ -41,6 +41,7 @@ final class ManifestPublication implements Publication<Payload> {
   private final String dataKey;
   private final boolean overwrite;
   private final InlineLimits inline;
+  private final Fence fence;
 
   /**
    * @param parentId id of the manifest of the directory the file goes into
@@ -49,9 +50,10 @@ final class ManifestPublication implements Publication<Payload> {
    * @param dataKey a new, unique key for the file's bytes
    * @param overwrite whether an existing file of that name is replaced (else the publication fails)
    * @param inline which files are kept in the manifest
+   * @param fence the writer's fence in the parent directory ({@link Fence#NONE}: none)
    */
   ManifestPublication(ObjectStore store, ManifestStore manifests, Path path, String parentId, String parentPath,
-      String name, String dataKey, boolean overwrite, InlineLimits inline) {
+      String name, String dataKey, boolean overwrite, InlineLimits inline, Fence fence) {
     this.store = store;
     this.manifests = manifests;
     this.path = path;
@@ -61,6 +63,7 @@ final class ManifestPublication implements Publication<Payload> {
     this.dataKey = dataKey;
     this.overwrite = overwrite;
     this.inline = inline;
+    this.fence = fence;
   }
 
   @Override
@@ -68,7 +71,7 @@ final class ManifestPublication implements Publication<Payload> {
     long size = bytes.length();
     if (inline.allowsFile(size)) {
       byte[] content = read(bytes);
-      Inline done = manifests.update(parentId, parentPath, m -> {
+      Inline done = manifests.update(parentId, parentPath, fence, m -> {
         Entry cur = existing(m);
         if (!inline.allowsInDirectory(m.inlineBytes() - (cur == null ? 0 : cur.inlineSize()), size)) {
           return Inline.NO_ROOM; // nothing changed: nothing written
@@ -85,7 +88,7 @@ final class ManifestPublication implements Publication<Payload> {
     store.put(dataKey, bytes, WriteCondition.none());
     Entry replaced;
     try {
-      replaced = manifests.update(parentId, parentPath, m -> {
+      replaced = manifests.update(parentId, parentPath, fence, m -> {
         Entry cur = existing(m);
         m.entries.put(name, Entry.file(dataKey, size, System.currentTimeMillis()));
         return cur;

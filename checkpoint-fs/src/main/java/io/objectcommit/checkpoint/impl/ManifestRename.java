@@ -41,6 +41,8 @@ final class ManifestRename {
       return false;
     }
     String srcName = ManifestBackend.last(s);
+    String operation = "rename " + ManifestBackend.pathString(s, s.size()) + " to " + ManifestBackend.pathString(d,
+        d.size());
     Entry entry = b.manifests().get(srcParent.id, srcParent.path, 0).manifest.entries.get(srcName);
     if (entry == null) {
       return false;
@@ -72,7 +74,7 @@ final class ManifestRename {
       if (dstName.equals(srcName)) {
         return true;
       }
-      return b.manifests().update(srcParent.id, srcParent.path, m -> {
+      return b.manifests().update(srcParent.id, srcParent.path, b.fenceFor(s, s.size() - 1, operation), m -> {
         Entry cur = m.entries.get(srcName);
         if (cur == null || !cur.equals(entry) || m.entries.containsKey(dstName)) {
           return Boolean.FALSE;
@@ -82,7 +84,9 @@ final class ManifestRename {
         return Boolean.TRUE;
       });
     }
-    boolean added = b.manifests().update(dstParent.id, dstParent.path, m -> {
+    boolean added = b.manifests().update(dstParent.id, dstParent.path,
+        b.fenceFor(ManifestBackend.components(new Path(dstParent.path)), ManifestBackend.components(
+            new Path(dstParent.path)).size(), operation), m -> {
       if (m.entries.containsKey(dstName)) {
         return Boolean.FALSE;
       }
@@ -92,7 +96,8 @@ final class ManifestRename {
     if (!added) {
       return false;
     }
-    boolean removed = b.manifests().update(srcParent.id, srcParent.path, m -> {
+    boolean removed = b.manifests().update(srcParent.id, srcParent.path, b.fenceFor(s, s.size() - 1, operation),
+        m -> {
       Entry cur = m.entries.get(srcName);
       if (cur == null || !cur.equals(entry)) {
         return Boolean.FALSE;

@@ -171,7 +171,16 @@ final class ManifestStore {
    * fresh id: it cannot exist). One PUT.
    */
   void createEmpty(String dirId, String createdAs) throws IOException {
+    createEmpty(dirId, createdAs, Fence.NONE);
+  }
+
+  /**
+   * {@link #createEmpty(String, String)} stamped with the fence's owner: a zombie that finds the new directory
+   * through a listing read after it was made is refused at its first write into it.
+   */
+  void createEmpty(String dirId, String createdAs, Fence fence) throws IOException {
     DirManifest m = DirManifest.empty(dirId, createdAs);
+    fence.stamp(m);
     long request = requests.incrementAndGet();
     ObjectInfo written = store.createExclusive(manifestKey(dirId), Payload.of(DirManifest.CODEC.toBytes(m)));
     cache.put(dirId, new Cached(m, written.etag(), clock.getAsLong(), request));
@@ -219,6 +228,17 @@ final class ManifestStore {
    * conflict. The change must be a function of the manifest it is given (it may run several times).
    */
   <R> R update(String dirId, String createdAs, Change<R> change) throws IOException {
+    return update(dirId, createdAs, Fence.NONE, change);
+  }
+
+  /**
+   * {@link #update(String, String, Change)} by a fenced writer: each attempt first checks the manifest it starts
+   * from against the fence ({@link CheckpointFencedException} when a newer owner wrote it: the change is not
+   * applied, nothing is written), and the write carries the fence's owner stamp. The check costs no request: the
+   * first attempt checks the cached copy, and a takeover since then changed the manifest's ETag, so the write is
+   * refused and the next attempt checks the copy it reads afresh.
+   */
+  <R> R update(String dirId, String createdAs, Fence fence, Change<R> change) throws IOException {
     ReentrantLock lock = updateLocks.computeIfAbsent(dirId, id -> new ReentrantLock());
     try {
       lock.lockInterruptibly();
@@ -228,13 +248,13 @@ final class ManifestStore {
           + createdAs);
     }
     try {
-      return casUpdate(dirId, createdAs, change);
+      return casUpdate(dirId, createdAs, fence, change);
     } finally {
       lock.unlock();
     }
   }
 
-  private <R> R casUpdate(String dirId, String createdAs, Change<R> change) throws IOException {
+  private <R> R casUpdate(String dirId, String createdAs, Fence fence, Change<R> change) throws IOException {
     String key = manifestKey(dirId);
     return cas.run(store.pathOf(key), "manifest of directory " + createdAs, attempt -> {
       if (attempt > 0) {
@@ -242,11 +262,13 @@ final class ManifestStore {
       }
       // First attempt: the cached copy (the CAS checks it is current); after a conflict: a fresh read.
       Cached cur = get(dirId, createdAs, attempt == 0 ? Long.MAX_VALUE : 0);
+      fence.check(cur.manifest, createdAs);
       DirManifest next = cur.manifest.copy();
       R result = change.apply(next);
       if (next.entries.equals(cur.manifest.entries)) {
         return result; // nothing to write
       }
+      fence.stamp(next);
       Payload body = Payload.of(DirManifest.CODEC.toBytes(next));
       long request = requests.incrementAndGet();
       ObjectInfo written = CompareAndSwap.write(() -> cur.etag == null ? store.createExclusive(key, body)
@@ -254,6 +276,79 @@ final class ManifestStore {
       cache.put(dirId, new Cached(next, written.etag(), clock.getAsLong(), request));
       return result;
     });
+  }
+
+  /**
+   * Raises the epoch recorded in the manifest of a checkpoint location's top directory: the first step of a
+   * takeover. Compare-and-swap from the cached copy: a concurrent takeover makes the write fail, and the next
+   * attempt raises the epoch that one wrote. One PUT when the cached copy is current.
+   *
+   * @param location the location's path (the directory {@code dirId})
+   * @return the new owner stamp
+   */
+  DirManifest.Owner claim(String dirId, String location, String ownerId) throws IOException {
+    String key = manifestKey(dirId);
+    return lockedCas(dirId, location, "claim of " + location, attempt -> {
+      Cached cur = get(dirId, location, attempt == 0 ? Long.MAX_VALUE : 0);
+      DirManifest.Owner last = cur.manifest.owner;
+      DirManifest.Owner mine = new DirManifest.Owner(location, last == null ? 1 : last.epoch + 1, ownerId);
+      DirManifest next = cur.manifest.copy();
+      next.owner = mine;
+      write(dirId, key, cur, next);
+      return mine;
+    });
+  }
+
+  /**
+   * Stamps a directory's manifest with a takeover's owner (the second step, for every directory under the
+   * location), so that every ETag an older owner cached is stale. From the cached copy when there is one (the
+   * compare-and-swap is the check), else one GET first.
+   *
+   * @return the manifest as stamped
+   * @throws CheckpointFencedException if a still newer takeover stamped it first
+   */
+  DirManifest stamp(String dirId, String createdAs, Fence fence) throws IOException {
+    String key = manifestKey(dirId);
+    return lockedCas(dirId, createdAs, "stamp of " + createdAs, attempt -> {
+      Cached cur = get(dirId, createdAs, attempt == 0 ? Long.MAX_VALUE : 0);
+      fence.check(cur.manifest, createdAs);
+      if (fence.owner().equals(cur.manifest.owner)) {
+        return cur.manifest; // stamped already (a rerun)
+      }
+      DirManifest next = cur.manifest.copy();
+      fence.stamp(next);
+      write(dirId, key, cur, next);
+      return next;
+    });
+  }
+
+  private <R> R lockedCas(String dirId, String createdAs, String what, CompareAndSwap.Attempt<R> attempt)
+      throws IOException {
+    ReentrantLock lock = updateLocks.computeIfAbsent(dirId, id -> new ReentrantLock());
+    try {
+      lock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the " + what);
+    }
+    try {
+      return cas.run(store.pathOf(manifestKey(dirId)), "manifest of directory " + createdAs, i -> {
+        if (i > 0) {
+          cache.remove(dirId);
+        }
+        return attempt.run(i);
+      });
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void write(String dirId, String key, Cached cur, DirManifest next) throws IOException {
+    Payload body = Payload.of(DirManifest.CODEC.toBytes(next));
+    long request = requests.incrementAndGet();
+    ObjectInfo written = CompareAndSwap.write(() -> cur.etag == null ? store.createExclusive(key, body)
+        : store.replaceIfMatch(key, body, cur.etag));
+    cache.put(dirId, new Cached(next, written.etag(), clock.getAsLong(), request));
   }
 
   /** Forgets a directory's cached manifest (after it was deleted). */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.checkpoint.CheckpointConstants;
 import java.io.FileNotFoundException;
@@ -45,6 +46,18 @@ class LocalPathBackendTest {
     assertThrows(ParentNotDirectoryException.class, () -> b.mkdirs(p("f/x/y")));
     assertThrows(ParentNotDirectoryException.class, () -> b.create(p("f/x"), false, true));
     assertFalse(b.rename(p("g"), p("f/x")));
+  }
+
+  /** No fencing on the local-path backend (docs/checkpoint-format.md#fencing): refused, never silently ignored. */
+  @Test
+  void ownershipCannotBeTakenNorGiven() throws Exception {
+    LocalPathBackend b = backend();
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        () -> b.takeOwnership(p("q"), "driver-1"));
+    assertTrue(e.getMessage().contains("cannot fence"), e.getMessage());
+    assertThrows(UnsupportedOperationException.class, () -> b.writeAs(p("q"), "driver-1", 1));
+    assertEquals(0, b.epoch(p("q")));
+    assertFalse(Files.exists(root.resolve("q")), "nothing made");
   }
 
   @Test

@@ -51,7 +51,7 @@ class ManifestPublicationTest {
 
   private ManifestBackend newBackend() throws IOException {
     return new ManifestBackend(store, PREFIX, 10_000, 0, 20, 3, new OutputBuffers(1024, buffers), "me",
-        InlineLimits.NONE);
+        InlineLimits.NONE, Fences.of(""));
   }
 
   private static void write(FSDataOutputStream out, String text) throws IOException {

@@ -31,7 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Two drivers (two JVMs) run one query on one checkpoint. Driver A plans and runs micro-batch 0, then is held in
  * its sink; driver B (a child JVM) starts on the same checkpoint, re-runs batch 0 and commits it. When A goes on,
  * its commit of batch 0 is an exclusive create that the file system refuses, and A stops with Spark's
- * concurrent-use error. Nothing is corrupted: a later run recovers exact counts.
+ * concurrent-use error. On the S3 backend A is held before batch 0's stateful tasks instead, and is fenced: B took
+ * ownership of the checkpoint when it started, so A's state files fail with {@code CheckpointFencedException}
+ * and none of them is written. Nothing is corrupted: a later run recovers
+ * exact counts.
  */
 @S3IntegrationTest
 @Tag(TestTags.COMPONENT)
@@ -54,13 +57,24 @@ class ConcurrentQueriesIT {
       in.addFile(0);
       inSink = new CountDownLatch(1);
       release = new CountDownLatch(1);
-      StreamingQuery a = CountingQuery.start(spark, input, checkpoint, id -> {
-        if (id == 0) { // hold driver A in its sink, batch 0 run but not committed
+      // S3 backend: A is held before batch 0's stateful tasks run, so that it writes state files after B took the
+      // checkpoint over; local-path backend (no fencing): after them, as before fencing
+      boolean fenced = "s3".equals(backend);
+      CountingQuery.AfterBatch hold = id -> {
+        if (id == 0) { // hold driver A in its sink, batch 0 not committed
           inSink.countDown();
           release.await(300, TimeUnit.SECONDS);
         }
-      });
+      };
+      StreamingQuery a = fenced ? CountingQuery.start(spark, input, checkpoint, hold, id -> { })
+          : CountingQuery.start(spark, input, checkpoint, hold);
       assertTrue(inSink.await(120, TimeUnit.SECONDS), "driver A reached its sink in batch 0");
+      org.apache.hadoop.fs.Path location = new org.apache.hadoop.fs.Path(checkpoint);
+      org.apache.hadoop.fs.FileSystem fs = location.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (fenced) {
+        assertEquals(1, io.objectcommit.checkpoint.CheckpointFencing.epoch(fs, location),
+            "driver A took ownership of the checkpoint when its query started");
+      }
 
       Process b = secondDriver(input, checkpoint, proxied.s3aOptions(), contender.sparkConf(), efs);
       assertTrue(b.waitFor(180, TimeUnit.SECONDS), "driver B finished");
@@ -77,10 +91,19 @@ class ConcurrentQueriesIT {
       a.stop();
       assertNotNull(failure, "driver A fails");
       String message = messages(failure);
-      // Spark's concurrent-use errors: the log entry exists when A checks (CONCURRENT_STREAM_LOG_UPDATE), or A's
-      // exclusive create of it is refused (multiStreamingQueriesUsingPathConcurrently).
-      assertTrue(message.contains("Multiple streaming jobs detected for 0")
-          || message.contains("Multiple streaming queries are concurrently using"), message);
+      if ("s3".equals(backend)) {
+        // fenced: B took ownership of the checkpoint when it started, so A's commit of batch 0 is refused by the
+        // store before anything of it is written (docs/checkpoint-format.md#fencing)
+        assertTrue(message.contains(".delta refused: checkpoint location ")
+            && message.contains("was taken over by owner '") && message.contains("(epoch 2)")
+            && message.contains("as owner '") && message.contains("(epoch 1)"), message);
+      } else {
+        // the local-path backend cannot fence: Spark's concurrent-use errors, the log entry exists when A checks
+        // (CONCURRENT_STREAM_LOG_UPDATE), or A's exclusive create of it is refused
+        // (multiStreamingQueriesUsingPathConcurrently)
+        assertTrue(message.contains("Multiple streaming jobs detected for 0")
+            || message.contains("Multiple streaming queries are concurrently using"), message);
+      }
 
       CountingQuery.clear();
       in.addFile(1);

@@ -43,10 +43,22 @@ public final class CountingQuery {
 
   public static StreamingQuery start(SparkSession spark, Path input, String checkpoint, AfterBatch after)
       throws TimeoutException {
+    return start(spark, input, checkpoint, id -> { }, after);
+  }
+
+  /**
+   * Starts the query with a call before each micro-batch's rows are computed as well as after.
+   *
+   * @param before called in the sink before a micro-batch's rows are computed (before its stateful tasks run and
+   *     write state files)
+   */
+  public static StreamingQuery start(SparkSession spark, Path input, String checkpoint, AfterBatch before,
+      AfterBatch after) throws TimeoutException {
     Dataset<Row> counts = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
         .csv(input.toString())
         .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count();
     VoidFunction2<Dataset<Row>, Long> sink = (batch, id) -> {
+      before.after(id);
       for (Row r : batch.collectAsList()) {
         OUTPUT.add(new long[] {id, r.getInt(0), r.getLong(1)});
       }

@@ -65,6 +65,11 @@ class DeltaConcurrentWritersIT {
   /** Updaters (each its own JVM) beside the appenders, and their UPDATEs each, of the rows seeded at creation. */
   private static final int UPDATERS = 2;
   private static final int UPDATES = Integer.getInteger("objectcommit.delta.updates", 2);
+  /**
+   * How long each writer's JVM may take, in seconds: 600 by default; the documented 4 x 50 run on a shared 2-core
+   * machine needs more (-Dobjectcommit.delta.timeout-s=3600).
+   */
+  private static final int TIMEOUT_S = Integer.getInteger("objectcommit.delta.timeout-s", 600);
   /** The sum of the seeded rows' ids at creation (0 .. ROWS-1); each committed UPDATE adds ROWS. */
   private static final long SEEDED_SUM = ROWS * (ROWS - 1) / 2;
 
@@ -232,7 +237,7 @@ class DeltaConcurrentWritersIT {
       }
       for (int u = 0; u < UPDATERS; u++) {
         Process p = updaters.get(u);
-        boolean done = p.waitFor(600, TimeUnit.SECONDS);
+        boolean done = p.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
         if (!done) {
           updaters.forEach(Process::destroyForcibly);
           writers.forEach(Process::destroyForcibly);
@@ -250,7 +255,7 @@ class DeltaConcurrentWritersIT {
       }
       for (int w = 0; w < WRITERS; w++) {
         Process p = writers.get(w);
-        boolean done = p.waitFor(600, TimeUnit.SECONDS);
+        boolean done = p.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
         if (!done) {
           writers.forEach(Process::destroyForcibly);
         }

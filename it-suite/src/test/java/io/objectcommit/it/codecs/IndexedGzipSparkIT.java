@@ -79,17 +79,6 @@ class IndexedGzipSparkIT {
     }
   }
 
-  private static List<Integer> linesPerPartition(JavaRDD<String> rdd) {
-    return rdd.mapPartitions(lines -> {
-      int n = 0;
-      while (lines.hasNext()) {
-        lines.next();
-        n++;
-      }
-      return List.of(n).iterator();
-    }).collect();
-  }
-
   @Test
   void aPlainGzipObjectWithItsIndexIsReadBySeveralTasks(S3TestBucket bucket) throws Exception {
     Map<String, String> hadoop = new HashMap<>(bucket.s3aOptions());
@@ -113,7 +102,7 @@ class IndexedGzipSparkIT {
       List<String> read = new ArrayList<>(text.collectAsList());
       Collections.sort(read);
       assertEquals(expected, read, "spark.read.text of the directory (its index is hidden): every line once");
-      List<Integer> perPartition = linesPerPartition(text.javaRDD());
+      List<Integer> perPartition = SplittableTextSparkScenarios.linesPerPartition(text.javaRDD());
       assertTrue(perPartition.stream().filter(n -> n > 0).count() >= 4, "lines read by several tasks: "
           + perPartition);
 
@@ -121,13 +110,13 @@ class IndexedGzipSparkIT {
       List<String> rddLines = new ArrayList<>(rdd.collect());
       Collections.sort(rddLines);
       assertEquals(expected, rddLines, "sc.textFile: every line once");
-      assertTrue(linesPerPartition(rdd).stream().filter(n -> n > 0).count() >= 4, "sc.textFile: several tasks");
+      assertTrue(SplittableTextSparkScenarios.linesPerPartition(rdd).stream().filter(n -> n > 0).count() >= 4, "sc.textFile: several tasks");
 
       // the setting ignore: the first task reads the whole file
       conf.set(CodecConstants.GZIP_INDEX, "ignore");
       Dataset<String> ignored = spark.read().text(file.toString()).as(Encoders.STRING());
       assertEquals(expected.size(), ignored.count());
-      assertEquals(1L, linesPerPartition(ignored.javaRDD()).stream().filter(n -> n > 0).count(), "one task reads");
+      assertEquals(1L, SplittableTextSparkScenarios.linesPerPartition(ignored.javaRDD()).stream().filter(n -> n > 0).count(), "one task reads");
 
       // the object replaced: its index names the old ETag and length, so it is not used; the new lines, exactly
       conf.set(CodecConstants.GZIP_INDEX, "use");
@@ -137,7 +126,7 @@ class IndexedGzipSparkIT {
       List<String> afterLines = new ArrayList<>(after.collectAsList());
       Collections.sort(afterLines);
       assertEquals(sortedLines(replaced), afterLines, "the replaced object's lines, read whole");
-      assertEquals(1L, linesPerPartition(after.javaRDD()).stream().filter(n -> n > 0).count(),
+      assertEquals(1L, SplittableTextSparkScenarios.linesPerPartition(after.javaRDD()).stream().filter(n -> n > 0).count(),
           "a stale index is not used");
     }
   }

@@ -150,8 +150,8 @@ abstract class SplittableTextSparkScenarios {
         expected.size(), text.rdd().getNumPartitions(), rdd.getNumPartitions());
   }
 
-  /** How many lines each partition read. */
-  private static List<Integer> linesPerPartition(JavaRDD<String> rdd) {
+  /** How many lines each partition read (also for {@link IndexedGzipSparkIT}). */
+  static List<Integer> linesPerPartition(JavaRDD<String> rdd) {
     return rdd.mapPartitions(lines -> {
       int n = 0;
       while (lines.hasNext()) {

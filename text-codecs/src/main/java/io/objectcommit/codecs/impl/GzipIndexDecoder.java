@@ -65,8 +65,9 @@ final class GzipIndexDecoder implements UnitDecoder {
     return -1;
   }
 
-  /** The first checkpoint at or after byte {@code offset}, or -1 when there is none. */
-  int firstAtOrAfter(long offset) {
+  /** The first checkpoint of {@code index} at or after byte {@code offset}, or -1 when there is none. */
+  static int firstAtOrAfter(GzipIndex index, long offset) {
+    List<GzipIndex.Checkpoint> checkpoints = index.checkpoints;
     for (int i = 0; i < checkpoints.size(); i++) {
       if (checkpoints.get(i).byteOffset() >= offset) {
         return i;

@@ -32,8 +32,7 @@ public final class GzipIndexSplits {
     if (!(in instanceof Seekable)) {
       throw new IOException("a split of an indexed gzip file needs a seekable stream, not " + in.getClass().getName());
     }
-    GzipIndexDecoder probe = new GzipIndexDecoder(null, index, file);
-    int first = probe.firstAtOrAfter(start);
+    int first = GzipIndexDecoder.firstAtOrAfter(index, start);
     if (first < 0 || index.checkpoints.get(first).byteOffset() >= end) {
       LOG.debug("split [{}, {}) holds no checkpoint of the gzip index: it reads nothing", start, end);
       return new UnitSplitInputStream(in, start, end);

@@ -30,6 +30,7 @@ public final class FaultPlan {
   private final long latencyFixedMs;
   private final long latencyJitterMs;
   private final long uploadStallMs;
+  private final long bandwidthBytesPerSecond;
   private final List<ErrorRule> errors;
   private final Set<S3Operation> conditionsDropped;
 
@@ -43,6 +44,7 @@ public final class FaultPlan {
     this.latencyFixedMs = b.latencyFixedMs;
     this.latencyJitterMs = b.latencyJitterMs;
     this.uploadStallMs = b.uploadStallMs;
+    this.bandwidthBytesPerSecond = b.bandwidthBytesPerSecond;
     this.errors = Collections.unmodifiableList(new ArrayList<>(b.errors));
     this.conditionsDropped = Collections.unmodifiableSet(b.conditionsDropped.isEmpty()
         ? EnumSet.noneOf(S3Operation.class) : EnumSet.copyOf(b.conditionsDropped));
@@ -68,6 +70,7 @@ public final class FaultPlan {
     b.latencyFixedMs = latencyFixedMs;
     b.latencyJitterMs = latencyJitterMs;
     b.uploadStallMs = uploadStallMs;
+    b.bandwidthBytesPerSecond = bandwidthBytesPerSecond;
     b.errors.addAll(errors);
     b.conditionsDropped.addAll(conditionsDropped);
     return b;
@@ -119,6 +122,15 @@ public final class FaultPlan {
     return uploadStallMs;
   }
 
+  /**
+   * The bandwidth of each client connection in each direction, in bytes per second (0: unlimited): a response body
+   * of n bytes takes at least n / bandwidth seconds to reach the client, as over a link of that bandwidth, so
+   * saving bytes saves time as it does against a real store. Connections are limited each on its own, as S3's are.
+   */
+  public long bandwidthBytesPerSecond() {
+    return bandwidthBytesPerSecond;
+  }
+
   public List<ErrorRule> errors() {
     return errors;
   }
@@ -142,7 +154,9 @@ public final class FaultPlan {
     return "FaultPlan{seed=" + seed + ", listing hide-created=" + listingHideCreatedMs + "ms show-deleted="
         + listingShowDeletedMs + "ms" + (listingPathPattern == null ? "" : " on /" + listingPathPattern + "/")
         + ", negative-cache=" + negativeCacheMs + "ms, stale-read=" + staleReadMs + "ms, latency="
-        + latencyFixedMs + "+" + latencyJitterMs + "ms, upload-stall=" + uploadStallMs + "ms, errors=" + errors
+        + latencyFixedMs + "+" + latencyJitterMs + "ms, upload-stall=" + uploadStallMs + "ms, bandwidth="
+        + (bandwidthBytesPerSecond == 0 ? "unlimited" : bandwidthBytesPerSecond + "B/s per connection")
+        + ", errors=" + errors
         + (conditionsDropped.isEmpty() ? "" : ", conditions dropped on " + conditionsDropped) + "}";
   }
 
@@ -157,6 +171,7 @@ public final class FaultPlan {
     private long latencyFixedMs;
     private long latencyJitterMs;
     private long uploadStallMs;
+    private long bandwidthBytesPerSecond;
     private final List<ErrorRule> errors = new ArrayList<>();
     private final Set<S3Operation> conditionsDropped = EnumSet.noneOf(S3Operation.class);
 
@@ -209,6 +224,15 @@ public final class FaultPlan {
      */
     public Builder uploadStall(Duration stall) {
       this.uploadStallMs = nonNegative(stall, "upload stall");
+      return this;
+    }
+
+    /** Limits each client connection to {@code bytesPerSecond} in each direction (0: unlimited). */
+    public Builder bandwidthPerConnection(long bytesPerSecond) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException("bandwidth must not be negative: " + bytesPerSecond);
+      }
+      this.bandwidthBytesPerSecond = bytesPerSecond;
       return this;
     }
 

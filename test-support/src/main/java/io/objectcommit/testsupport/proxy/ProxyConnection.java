@@ -39,8 +39,9 @@ final class ProxyConnection implements Runnable {
   public void run() {
     try (Socket c = client) {
       c.setTcpNoDelay(true);
-      InputStream in = new BufferedInputStream(c.getInputStream(), 64 * 1024);
-      OutputStream out = new BufferedOutputStream(c.getOutputStream(), 64 * 1024);
+      Pacer[] pacers = proxy.pacers();
+      OutputStream out = new BufferedOutputStream(pacers[0].wrap(c.getOutputStream()), 64 * 1024);
+      InputStream in = new BufferedInputStream(pacers[1].wrap(c.getInputStream()), 64 * 1024);
       while (!proxy.isClosed() && serveOne(in, out)) {
         // next request on the same connection
       }

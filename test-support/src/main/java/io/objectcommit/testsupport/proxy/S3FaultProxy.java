@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,8 @@ public final class S3FaultProxy implements AutoCloseable {
   private final RequestCounter counter = new RequestCounter();
   private final AtomicLong requestIds = new AtomicLong();
   private final AtomicInteger peakConnections = new AtomicInteger();
+  private final LongAdder bytesToClients = new LongAdder();
+  private final LongAdder bytesFromClients = new LongAdder();
   private final Thread acceptor;
   private volatile FaultInjector injector = new FaultInjector(FaultPlan.none());
   private volatile boolean closed;
@@ -178,6 +181,24 @@ public final class S3FaultProxy implements AutoCloseable {
     return peakConnections.get();
   }
 
+  /**
+   * Bytes sent to clients since start or the last {@link #resetBytes()}: everything on the wire, HTTP heads
+   * included (a few hundred bytes per request), so a read's bytes are its GETs' bodies plus that much.
+   */
+  public long bytesToClients() {
+    return bytesToClients.sum();
+  }
+
+  /** Bytes received from clients since start or the last {@link #resetBytes()}, heads included. */
+  public long bytesFromClients() {
+    return bytesFromClients.sum();
+  }
+
+  public void resetBytes() {
+    bytesToClients.reset();
+    bytesFromClients.reset();
+  }
+
   public void resetPeakConnections() {
     peakConnections.set(clients.size());
   }
@@ -254,6 +275,12 @@ public final class S3FaultProxy implements AutoCloseable {
 
   ListingRewriter rewriter() {
     return rewriter;
+  }
+
+  /** The pacers of a new client connection: to the client and from it. */
+  Pacer[] pacers() {
+    LongSupplier rate = () -> injector.plan().bandwidthBytesPerSecond();
+    return new Pacer[] {new Pacer(rate, bytesToClients), new Pacer(rate, bytesFromClients)};
   }
 
   RequestCounter counter() {

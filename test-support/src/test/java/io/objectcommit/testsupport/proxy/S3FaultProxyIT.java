@@ -166,6 +166,42 @@ class S3FaultProxyIT {
 
   /** A store that ignores conditional PUTs: the proxy drops If-None-Match, and a second exclusive create wins. */
   @Test
+  void bandwidthHoldsEachConnectionToItsRateAndTheBytesAreCounted() throws IOException {
+    byte[] big = new byte[1 << 20];
+    new Random(7).nextBytes(big);
+    ObjectMetadata md = new ObjectMetadata();
+    md.setContentLength(big.length);
+    s3.putObject(bucket, "paced.bin", new ByteArrayInputStream(big), md);
+    proxy.resetBytes();
+    long unlimitedStart = System.nanoTime();
+    try (S3Object o = s3.getObject(bucket, "paced.bin")) {
+      assertArrayEquals(big, IOUtils.toByteArray(o.getObjectContent()));
+    }
+    long unlimitedNanos = System.nanoTime() - unlimitedStart;
+    long sent = proxy.bytesToClients();
+    assertTrue(sent >= big.length && sent < big.length + 4096, "bytes to the client: " + sent);
+
+    proxy.setFaults(FaultPlan.builder(1).bandwidthPerConnection(4L << 20).build());
+    proxy.resetBytes();
+    long start = System.nanoTime();
+    try (S3Object o = s3.getObject(bucket, "paced.bin")) {
+      assertArrayEquals(big, IOUtils.toByteArray(o.getObjectContent()));
+    }
+    long pacedMillis = (System.nanoTime() - start) / 1_000_000;
+    // 1 MiB at 4 MiB/s cannot arrive in less than 250 ms, however idle the machine.
+    assertTrue(pacedMillis >= 240, "1 MiB at 4 MiB/s took " + pacedMillis + " ms (unpaced: "
+        + unlimitedNanos / 1_000_000 + " ms)");
+    assertTrue(proxy.bytesToClients() >= big.length, "bytes: " + proxy.bytesToClients());
+
+    proxy.resetBytes();
+    long putStart = System.nanoTime();
+    s3.putObject(bucket, "paced-up.bin", new ByteArrayInputStream(big), md);
+    long putMillis = (System.nanoTime() - putStart) / 1_000_000;
+    assertTrue(putMillis >= 240, "an upload of 1 MiB at 4 MiB/s took " + putMillis + " ms");
+    assertTrue(proxy.bytesFromClients() >= big.length, "bytes from the client: " + proxy.bytesFromClients());
+  }
+
+  @Test
   void droppedConditionsMakeTheStoreIgnoreThem() {
     // a header removed from a signed request breaks its signature: only a store that does not check them
     assumeTrue(S3Endpoints.store() == S3Store.LOCALSTACK, "the store checks signatures: " + S3Endpoints.store());

@@ -29,15 +29,20 @@ public final class SecondDriver {
     }
     int code = 0;
     try (SparkSession spark = SparkSessions.local("second-driver", "local[2]", Map.of(), conf)) {
-      StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").csv(args[0])
-          .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count()
-          .writeStream().outputMode("complete"), "checkpointLocation", args[1]).format("noop").start();
-      q.processAllAvailable();
-      q.stop();
+      runToEnd(spark, args[0], args[1]);
     } catch (Throwable t) {
       t.printStackTrace();
       code = 1;
     }
     System.exit(code);
+  }
+
+  /** Runs the counting query (the state of {@code CountingQuery}'s) until its input is processed, then stops it. */
+  static void runToEnd(SparkSession spark, String input, String checkpoint) throws Exception {
+    StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").csv(input)
+        .groupBy(col("value").mod(StreamInput.KEYS).cast("int").as("k")).count()
+        .writeStream().outputMode("complete"), "checkpointLocation", checkpoint).format("noop").start();
+    q.processAllAvailable();
+    q.stop();
   }
 }

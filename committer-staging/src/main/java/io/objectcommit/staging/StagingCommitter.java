@@ -2,7 +2,6 @@ package io.objectcommit.staging;
 
 import io.objectcommit.commit.Hostnames;
 import io.objectcommit.commit.JobId;
-import io.objectcommit.commit.SparkTasks;
 import io.objectcommit.staging.impl.BufferDirs;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
@@ -13,6 +12,7 @@ import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
 import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.guarantee.ProbeSite;
+import io.objectcommit.store.spark.SparkRuntime;
 import java.io.File;
 import java.io.IOException;
 import java.util.Map;
@@ -166,7 +166,7 @@ public class StagingCommitter extends PathOutputCommitter {
   public void commitTask(TaskAttemptContext context) throws IOException {
     File dir = attemptDir(context);
     int index = context.getTaskAttemptID().getTaskID().getId();
-    int count = SparkTasks.taskCount(options.taskCount());
+    int count = SparkRuntime.jvm().taskPartitions().orElse(options.taskCount());
     try (ObjectStore store = openStore(conf, context)) {
       new TaskCommitStage(store, layout, options).commit(dir, index, count, context.getTaskAttemptID().toString(),
           Hostnames.local());

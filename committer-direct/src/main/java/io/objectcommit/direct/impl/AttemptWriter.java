@@ -2,7 +2,6 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.commit.JobAbortMarker;
 import io.objectcommit.commit.JobAbortedException;
-import io.objectcommit.commit.SparkTasks;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.AttemptEntry;
@@ -10,6 +9,7 @@ import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.files.FileGroup;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.spark.SparkRuntime;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.Closeable;
 import java.io.IOException;
@@ -315,7 +315,7 @@ public final class AttemptWriter implements Closeable {
       mine = new LinkedHashMap<>(files);
     }
     List<FileGroup> groups = new ArrayList<>(declared);
-    int taskCount = SparkTasks.taskCount(0);
+    int taskCount = SparkRuntime.jvm().taskPartitions().orElse(0);
     try {
       commitRecord(mine, groups, taskCount);
     } catch (RecordGone gone) {

@@ -82,9 +82,9 @@ class ZombieDriverIT {
         Map<String, Integer> fenced = new TreeMap<>();
         List<String> other = new ArrayList<>();
         for (String line : Files.readAllLines(handshake.resolve("attempts"))) {
-          String[] f = line.split(" ");
-          if (f.length == 4 && "fenced".equals(f[1]) && "1".equals(f[2]) && "2".equals(f[3])) {
-            fenced.merge(f[0], 1, Integer::sum);
+          List<String> f = List.of(line.split(" ", -1));
+          if (f.size() == 4 && "fenced".equals(f.get(1)) && "1".equals(f.get(2)) && "2".equals(f.get(3))) {
+            fenced.merge(f.get(0), 1, Integer::sum);
           } else {
             other.add(line);
           }

@@ -1,16 +1,14 @@
 package io.objectcommit.checkpoint;
 
 import io.objectcommit.checkpoint.impl.CheckpointFiles;
+import io.objectcommit.checkpoint.impl.JvmSparkSide;
 import java.io.IOException;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
-import org.apache.spark.SparkContext;
-import org.apache.spark.TaskContext;
 import org.apache.spark.sql.execution.streaming.checkpointing.CheckpointFileManager;
 
 /**
@@ -25,7 +23,7 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
   private final CheckpointFiles files;
 
   public CheckpointFileManagerImpl(Path path, Configuration conf) throws IOException {
-    this.files = new CheckpointFiles(path, conf, new Spark());
+    this.files = new CheckpointFiles(path, conf, JvmSparkSide.get());
   }
 
   @Override
@@ -90,30 +88,6 @@ public class CheckpointFileManagerImpl implements CheckpointFileManager {
     @Override
     public void close() throws IOException {
       out.close();
-    }
-  }
-
-  /** Fencing's view of Spark: tasks and local properties (docs/checkpoint-format.md#fencing). */
-  private static final class Spark implements CheckpointFiles.SparkSide {
-    @Override
-    public boolean onDriver() {
-      return TaskContext.get() == null;
-    }
-
-    @Override
-    public String taskProperty(String key) {
-      TaskContext task = TaskContext.get();
-      return task == null ? null : task.getLocalProperty(key);
-    }
-
-    @Override
-    public void setDriverProperty(String key, String value) {
-      SparkContext.getOrCreate().setLocalProperty(key, value);
-    }
-
-    @Override
-    public String newOwnerId() {
-      return SparkContext.getOrCreate().applicationId() + "/" + UUID.randomUUID();
     }
   }
 

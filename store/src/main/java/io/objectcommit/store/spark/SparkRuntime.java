@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,9 +72,11 @@ public final class SparkRuntime {
   private final MethodHandle optionGet;
   private final MethodHandle contextHadoopConf;
   private final MethodHandle contextLocalProperty;
+  private final MethodHandle contextSetLocalProperty;
   private final MethodHandle taskGet;
   private final MethodHandle taskAttemptId;
   private final MethodHandle taskLocalProperty;
+  private final MethodHandle taskPartitions;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   /** Resolves Spark through {@code loader}; tests give a loader of stand-ins. */
@@ -84,7 +87,8 @@ public final class SparkRuntime {
       state = State.ABSENT;
       problems = List.of();
       envGet = envConf = envExecutorId = confGet = activeContext = optionIsEmpty = optionGet = contextHadoopConf =
-          contextLocalProperty = taskGet = taskAttemptId = taskLocalProperty = null;
+          contextLocalProperty = contextSetLocalProperty = taskGet = taskAttemptId = taskLocalProperty =
+          taskPartitions = null;
       return;
     }
     Class<?> conf = r.type(SPARK_CONF);
@@ -101,9 +105,11 @@ public final class SparkRuntime {
     optionGet = r.method(option, "get", Object.class);
     contextHadoopConf = r.method(context, "hadoopConfiguration", Configuration.class);
     contextLocalProperty = r.method(context, "getLocalProperty", String.class, String.class);
+    contextSetLocalProperty = r.method(context, "setLocalProperty", void.class, String.class, String.class);
     taskGet = r.staticMethod(task, "get", task);
     taskAttemptId = r.method(task, "taskAttemptId", long.class);
     taskLocalProperty = r.method(task, "getLocalProperty", String.class, String.class);
+    taskPartitions = r.method(task, "numPartitions", int.class);
     problems = Collections.unmodifiableList(r.problems);
     state = problems.isEmpty() ? State.PRESENT : State.UNREADABLE;
     if (state == State.UNREADABLE) {
@@ -194,6 +200,40 @@ public final class SparkRuntime {
     }
     return Optional.ofNullable((String) call("SparkContext.getLocalProperty()",
         () -> contextLocalProperty.invoke(sc, key), contextLocalProperty));
+  }
+
+  /** Whether a Spark task runs on the current thread. */
+  public boolean inTask() {
+    return taskContext() != null;
+  }
+
+  /**
+   * The number of tasks (partitions) of the stage of the task running on the current thread
+   * ({@code TaskContext.numPartitions()}); empty outside a task or without Spark.
+   */
+  public OptionalInt taskPartitions() {
+    Object tc = taskContext();
+    if (tc == null) {
+      return OptionalInt.empty();
+    }
+    Object n = call("TaskContext.numPartitions()", () -> taskPartitions.invoke(tc), taskPartitions);
+    return n == null ? OptionalInt.empty() : OptionalInt.of((Integer) n);
+  }
+
+  /**
+   * Sets a local property on the current thread of the active {@code SparkContext} (a driver's thread): the jobs it
+   * starts from now on, and the threads it starts, carry it. False, and nothing set, without an active context.
+   */
+  public boolean setLocalProperty(String key, String value) {
+    Object sc = activeContext();
+    if (sc == null) {
+      return false;
+    }
+    Object done = call("SparkContext.setLocalProperty()", () -> {
+      contextSetLocalProperty.invoke(sc, key, value);
+      return key;
+    }, contextSetLocalProperty);
+    return done != null;
   }
 
   private Object taskContext() {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -59,8 +60,14 @@ class SparkRuntimeTest {
     spark.localProperty(sc, SparkRuntime.STREAMING_QUERY_ID, "query-1");
     assertEquals(Optional.of("query-1"), r.localProperty(SparkRuntime.STREAMING_QUERY_ID),
         "a driver thread's local property");
+    assertTrue(r.setLocalProperty("objectcommit.test", "set-by-us"));
+    assertEquals(Optional.of("set-by-us"), r.localProperty("objectcommit.test"), "a property set through us");
+    assertFalse(r.inTask());
+    assertEquals(OptionalInt.empty(), r.taskPartitions(), "no task on this thread");
     spark.task(42, Map.of(SparkRuntime.STREAMING_QUERY_ID, "query-2"));
     try {
+      assertTrue(r.inTask());
+      assertEquals(OptionalInt.of(4), r.taskPartitions(), "the stage's task count");
       assertEquals(OptionalLong.of(42), r.taskAttemptId());
       assertEquals(Optional.of("query-2"), r.localProperty(SparkRuntime.STREAMING_QUERY_ID),
           "a task's own local property");
@@ -78,6 +85,7 @@ class SparkRuntimeTest {
     assertFalse(r.isDriver());
     assertEquals(Optional.empty(), r.driverHadoopConfiguration());
     assertEquals(Optional.empty(), r.localProperty(SparkRuntime.STREAMING_QUERY_ID));
+    assertFalse(r.setLocalProperty("objectcommit.test", "x"), "no context to set it on");
   }
 
   @Test

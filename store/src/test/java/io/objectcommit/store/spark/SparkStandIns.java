@@ -82,6 +82,7 @@ public final class SparkStandIns {
         + "  public static void set(TaskContext t) { CURRENT.set(t); }\n"
         + "  public long taskAttemptId() { return id; }\n"
         + "  public String getLocalProperty(String k) { return props.get(k); }\n"
+        + "  public int numPartitions() { return 4; }\n"
         + "}\n");
   }
 

@@ -2,6 +2,7 @@ package io.objectcommit.bench;
 
 import static org.apache.spark.sql.functions.col;
 
+import io.objectcommit.checkpoint.CheckpointMaintenance;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.PlainS3;
 import io.objectcommit.testsupport.S3Endpoint;
@@ -11,7 +12,11 @@ import io.objectcommit.testsupport.SparkCompat;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -116,10 +124,32 @@ public final class SoakRun {
       }
       long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
       BucketSample end = BucketSample.of(plain.listVersions(bucket.name(), prefix));
-      return new SoakResult(store.key(), settings, s.batches(), s.samples(), end, expectedCounts(s.lastBatchId()),
-          s.lastBatchCounts(), seconds);
+      SoakResult.Accounting accounting = account(location, spark.sparkContext().hadoopConfiguration());
+      return new SoakResult(store.key(), settings, s.batches(), s.samples(), end, accounting,
+          expectedCounts(s.lastBatchId()), s.lastBatchCounts(), seconds);
     } catch (TimeoutException e) {
       throw new IllegalStateException("the soak query did not stop", e);
+    }
+  }
+
+  /**
+   * The checkpoint against its bucket once the query stopped: Spark's files (a recursive listing), what
+   * {@code objectcommit checkpoint gc --dry-run} would delete (objects no manifest names) and what
+   * {@code objectcommit checkpoint verify} reports.
+   */
+  static SoakResult.Accounting account(String location, Configuration conf) throws IOException {
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(location);
+    long files = 0;
+    RemoteIterator<LocatedFileStatus> it = root.getFileSystem(conf).listFiles(root, true);
+    while (it.hasNext()) {
+      it.next();
+      files++;
+    }
+    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+    try (CheckpointMaintenance m = CheckpointMaintenance.open(root, conf)) {
+      List<String> problems = m.verify(quiet);
+      List<String> unreferenced = m.gc(Duration.ZERO, true, quiet);
+      return new SoakResult.Accounting(files, unreferenced, problems);
     }
   }
 

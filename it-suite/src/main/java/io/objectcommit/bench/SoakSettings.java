@@ -12,8 +12,9 @@ import java.util.Map;
  *
  * @param batches micro-batches to run ({@code batches}, default 2,000)
  * @param stateStores the state stores, one run each ({@code state-stores}, default {@code default,rocksdb})
- * @param warmup micro-batches before the first measured window ({@code warmup}, default 100: until then Spark has
- *     nothing to purge, as it keeps {@code spark.sql.streaming.minBatchesToRetain} = 100 batches)
+ * @param warmup micro-batches before the first measured window ({@code warmup}, default 300: Spark purges nothing
+ *     before micro-batch 100, as it keeps {@code spark.sql.streaming.minBatchesToRetain} = 100 batches, and its
+ *     deletions per micro-batch reach their steady rate only after the first snapshots old enough to delete deltas)
  * @param window micro-batches in each compared window ({@code window}, default 100)
  * @param latencyMs milliseconds the fault proxy adds to every S3 request ({@code latency-ms}, default 20)
  * @param maintenanceSeconds Spark's state store maintenance interval ({@code maintenance-s}, default 2; Spark's
@@ -45,7 +46,7 @@ public record SoakSettings(int batches, List<String> stateStores, int warmup, in
 
   /** The long run's defaults. */
   public static SoakSettings defaults() {
-    return new SoakSettings(2000, List.of("default", "rocksdb"), 100, 100, 20, 2, 4, 10, "local[2]");
+    return new SoakSettings(2000, List.of("default", "rocksdb"), 300, 100, 20, 2, 4, 10, "local[2]");
   }
 
   /** A copy with {@code batches} micro-batches and one state store. */

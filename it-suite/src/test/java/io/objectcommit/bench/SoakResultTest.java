@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 /** The soak's properties, on made-up measurements: flat runs pass, each kind of growth is caught. */
 class SoakResultTest {
 
+  private static final SoakResult.Accounting EXACT = new SoakResult.Accounting(400, List.of(), List.of());
+
   private static final SoakSettings SETTINGS = new SoakSettings(40, List.of("default"), 10, 10, 20, 2, 4, 5,
       "local[2]");
 
@@ -22,7 +24,7 @@ class SoakResultTest {
   void aFlatRunMeetsEveryProperty() {
     SoakResult r = run(id -> 30, id -> 700, id -> 15_000, id -> 80L << 20, SoakRun.expectedCounts(39));
     assertEquals(List.of(), r.missed(), r.table());
-    assertEquals(7, r.checks().size());
+    assertEquals(9, r.checks().size());
     assertTrue(r.table().contains("| PUT requests per micro-batch | 20 | 20 |"), r.table());
   }
 
@@ -41,16 +43,39 @@ class SoakResultTest {
   }
 
   @Test
-  void growingManifestsObjectsAndHeapAreMissed() {
+  void growingManifestsAndHeapAreMissedGrowingObjectsReported() {
     SoakResult r = run(id -> 30, id -> 700 + 10 * id, id -> 15_000 + 100 * id, id -> (80L + id) << 20,
         SoakRun.expectedCounts(39));
-    assertEquals(List.of("largest .ckpt/dirs manifest, bytes (max of samples)",
-        "objects in the bucket, all versions (max of samples; last: and after stop)"),
-        names(r.missed()).subList(0, 2), r.table());
+    assertEquals(List.of("largest .ckpt/dirs manifest, bytes (max of samples)"), names(r.missed()), r.table());
+    SoakResult.Check objects = r.checks().stream().filter(k -> k.name().startsWith("objects in the bucket"))
+        .findFirst().orElseThrow();
+    assertFalse(objects.met(), "Spark's retention beyond the bound is shown: " + r.table());
+    assertFalse(objects.asserted(), "and reported only: " + r.table());
+    assertTrue(r.table().contains("no (reported only)"), r.table());
     // 80 + id MiB: 92 MiB first, 117 last, within +32 MiB: met; 4 MiB more per batch is not
     SoakResult heap = run(id -> 30, id -> 700, id -> 15_000, id -> (80L + 4 * id) << 20, SoakRun.expectedCounts(39));
     assertEquals(1, heap.missed().size(), heap.table());
     assertTrue(heap.missed().get(0).name().startsWith("heap after full GC"), heap.table());
+  }
+
+  @Test
+  void anObjectTheCheckpointDoesNotNameOrAMissingOneIsMissed() {
+    SoakResult stray = run(id -> 30, id -> 700, id -> 15_000, id -> 80L << 20, SoakRun.expectedCounts(39),
+        new SoakResult.Accounting(400, List.of("soak/query/.ckpt/data/x"), List.of()));
+    assertEquals(1, stray.missed().size(), stray.table());
+    assertTrue(stray.missed().get(0).name().startsWith("objects after stop not named by the checkpoint"),
+        stray.table());
+    SoakResult missing = run(id -> 30, id -> 700, id -> 15_000, id -> 80L << 20, SoakRun.expectedCounts(39),
+        new SoakResult.Accounting(400, List.of(), List.of("offsets/7: data object missing")));
+    assertEquals(1, missing.missed().size(), missing.table());
+  }
+
+  @Test
+  void aNewManifestIsMissed() {
+    SoakResult r = run(id -> 30, id -> 700, id -> 15_000, id -> 80L << 20, SoakRun.expectedCounts(39),
+        EXACT, id -> id < 30 ? 12 : 13);
+    assertEquals(List.of("manifests in the bucket (max of samples; last: and after stop)"), names(r.missed()),
+        r.table());
   }
 
   @Test
@@ -93,17 +118,31 @@ class SoakResultTest {
   /** Batches 1..39 with the given requests (two thirds PUT), samples every 5 batches. */
   private static SoakResult run(LongUnaryOperator requests, LongUnaryOperator objects, LongUnaryOperator manifest,
       LongUnaryOperator heap, Map<Integer, Long> counts) {
+    return run(requests, objects, manifest, heap, counts, EXACT);
+  }
+
+  private static SoakResult run(LongUnaryOperator requests, LongUnaryOperator objects, LongUnaryOperator manifest,
+      LongUnaryOperator heap, Map<Integer, Long> counts, SoakResult.Accounting accounting) {
+    return run(requests, objects, manifest, heap, counts, accounting, id -> 12);
+  }
+
+  private static SoakResult run(LongUnaryOperator requests, LongUnaryOperator objects, LongUnaryOperator manifest,
+      LongUnaryOperator heap, Map<Integer, Long> counts, SoakResult.Accounting accounting,
+      LongUnaryOperator manifests) {
     List<SoakResult.Batch> batches = new ArrayList<>();
     List<SoakResult.Sample> samples = new ArrayList<>();
     for (long id = 1; id < 40; id++) {
       long n = requests.applyAsLong(id);
       batches.add(new SoakResult.Batch(id, 0.5, new Requests(Map.of("PUT", 2 * n / 3, "GET", n - 2 * n / 3), 0)));
       if (id % 5 == 0 || id == 39) {
-        samples.add(new SoakResult.Sample(id, heap.applyAsLong(id), new BucketSample(objects.applyAsLong(id), 12,
+        samples.add(new SoakResult.Sample(id, heap.applyAsLong(id), new BucketSample(objects.applyAsLong(id),
+            manifests.applyAsLong(id),
             manifest.applyAsLong(id), ".ckpt/dirs/x.json")));
       }
     }
-    BucketSample end = new BucketSample(objects.applyAsLong(39), 12, manifest.applyAsLong(39), ".ckpt/dirs/x.json");
-    return new SoakResult("default", SETTINGS, batches, samples, end, SoakRun.expectedCounts(39), counts, 20);
+    BucketSample end = new BucketSample(objects.applyAsLong(39), manifests.applyAsLong(39), manifest.applyAsLong(39),
+        ".ckpt/dirs/x.json");
+    return new SoakResult("default", SETTINGS, batches, samples, end, accounting, SoakRun.expectedCounts(39), counts,
+        20);
   }
 }

@@ -227,6 +227,49 @@ class DirectCommitProtocolTest {
 
   @ParameterizedTest(name = "parquet committer: {0}")
   @ValueSource(booleans = {true, false})
+  void aZombieAbortingAfterTheRetryWroteTheSameKeyDoesNotLoseTheRetrysFile(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    String k = zombie.write(0);
+    Harness.Attempt retry = h.attempt(0, 1);
+    assertEquals(k, retry.write(0), "both attempts of the task name their file alike");
+    zombie.abort(); // the lost executor's attempt fails late and runs its task abort: it deletes the key
+    OverlappingAbortException refused = assertThrows(OverlappingAbortException.class, retry::commit,
+        "the retry's file is gone: committing would declare a file the store does not hold");
+    assertEquals(List.of(k), refused.keys());
+    assertFalse(refused.pending());
+    retry.abort();
+    Harness.Attempt again = h.attempt(0, 2); // Spark runs the task again
+    assertEquals(k, again.write(0));
+    again.commit();
+    driver.commitJob(h.job());
+    assertEquals(sorted(List.of(k, Harness.key("_SUCCESS"))), h.keys(), "the committed attempt's file is there");
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aRetryUploadingAfterTheZombiesAbortCommitsWithOneHeadPerSharedKey(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    String k0 = zombie.write(0);
+    zombie.write(1);
+    zombie.abort();
+    Harness.Attempt retry = h.attempt(0, 1);
+    assertEquals(k0, retry.write(0));
+    InMemoryRequestCounts before = h.store.counts();
+    retry.commit();
+    InMemoryRequestCounts commit = h.store.counts().minus(before);
+    assertEquals(1, commit.of(HEAD), "one HEAD: the key the aborted attempt deleted and this one wrote: " + commit);
+    driver.commitJob(h.job());
+    assertEquals(sorted(List.of(k0, Harness.key("_SUCCESS"))), h.keys());
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
   void abortJobDeletesEveryFileOfTheJobAndNothingElse(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
     h.store.put(Harness.key("part-00000-earlier-job-c000.parquet"),

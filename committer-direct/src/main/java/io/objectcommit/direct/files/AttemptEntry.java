@@ -13,7 +13,12 @@ public final class AttemptEntry {
   public enum State {
     /** Declared groups and may be writing (or crashed: nobody cleaned up after it). */
     WRITING,
-    /** Aborted by itself: its files were deleted by its own abortTask. */
+    /**
+     * Aborting by itself: {@code files} are the keys its abortTask is deleting. Recorded before the first delete, so
+     * that an attempt committing the same keys waits for it, then checks its own files are still there.
+     */
+    ABORTING,
+    /** Aborted by itself: its abortTask deleted {@code files} (empty in records written before ABORTING existed). */
     ABORTED,
     /** Another attempt committed and deleted this one's files; re-checked at job commit in case it was a zombie. */
     SUPERSEDED,

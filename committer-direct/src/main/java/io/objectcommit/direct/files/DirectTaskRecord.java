@@ -21,8 +21,12 @@ public final class DirectTaskRecord extends JsonRecord {
 
   /** The record type: {@value}. */
   public static final String TYPE = "objectcommit/direct/task-record";
-  /** The version this code writes: {@value}. Version 2 added {@link #taskCount}; version 1 is still read. */
-  public static final int VERSION = 2;
+  /**
+   * The version this code writes: {@value}. Version 2 added {@link #taskCount}; version 3 the attempt state
+   * {@code ABORTING} and an ABORTED attempt's {@code files} (the keys its abort deleted). Versions 1 and 2 are still
+   * read.
+   */
+  public static final int VERSION = 3;
   /** Reads and writes task records. */
   public static final JsonRecordCodec<DirectTaskRecord> CODEC = new JsonRecordCodec<>(DirectTaskRecord.class, TYPE,
       1, VERSION);

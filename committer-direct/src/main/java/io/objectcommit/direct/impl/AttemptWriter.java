@@ -3,6 +3,7 @@ package io.objectcommit.direct.impl;
 import io.objectcommit.commit.JobAbortMarker;
 import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.direct.DirectCommitterOptions;
+import io.objectcommit.direct.OverlappingAbortException;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.CommittedFile;
@@ -13,6 +14,7 @@ import io.objectcommit.store.spark.SparkRuntime;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +55,9 @@ import org.slf4j.LoggerFactory;
 public final class AttemptWriter implements Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AttemptWriter.class);
+  /** How long a commit waits for another attempt's abort that is deleting keys it also wrote. */
+  static final long ABORT_WAIT_MS = 30_000;
+  static final long ABORT_POLL_MS = 200;
 
   private final String attemptId;
   private final String taskName;
@@ -325,7 +331,36 @@ public final class AttemptWriter implements Closeable {
     LOG.info("Committed task attempt {}: {} file(s); store: {}", attemptId, mine.size(), statistics());
   }
 
+  /**
+   * Records the commit, waiting up to {@link #ABORT_WAIT_MS} while another attempt of the task is still deleting,
+   * in its abort, keys this attempt wrote (that abort runs on another executor, usually for less than a second):
+   * once it has finished, whether this attempt's files survived can be told. One GET of the record per
+   * {@link #ABORT_POLL_MS}, only while such an abort is pending.
+   */
   private void commitRecord(Map<String, Long> mine, List<FileGroup> groups, int taskCount) throws IOException {
+    long deadline = System.currentTimeMillis() + ABORT_WAIT_MS;
+    while (true) {
+      try {
+        commitRecordOnce(mine, groups, taskCount);
+        return;
+      } catch (OverlappingAbortException e) {
+        if (!e.pending() || System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+        LOG.info("Task attempt {}: waiting for attempt {} to finish its abort before committing",
+            attemptId, e.abortingAttemptId());
+      }
+      try {
+        Thread.sleep(ABORT_POLL_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for another attempt's abort of task " + taskName);
+      }
+      record.reload();
+    }
+  }
+
+  private void commitRecordOnce(Map<String, Long> mine, List<FileGroup> groups, int taskCount) throws IOException {
     record.update(current -> {
       if (current == null && !groups.isEmpty()) {
         throw new RecordGone(record.path());
@@ -335,6 +370,7 @@ public final class AttemptWriter implements Closeable {
         throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
             + " already committed task " + taskName + " of job " + jobId);
       }
+      checkOverlappingAborts(r, mine.keySet());
       Set<String> doomed = new TreeSet<>();
       for (AttemptEntry e : r.attempts) {
         if (!e.attempt.equals(attemptId) && e.state == AttemptEntry.State.WRITING) {
@@ -358,6 +394,45 @@ public final class AttemptWriter implements Closeable {
       r.statistics = new LinkedHashMap<>(statistics().counters());
       return r;
     });
+  }
+
+  /** The first other attempt still deleting, in its abort, a key of {@code mine}; null when none. */
+  private AttemptEntry pendingOverlap(DirectTaskRecord r, Set<String> mine) {
+    for (AttemptEntry e : r.attempts) {
+      if (!e.attempt.equals(attemptId) && e.state == AttemptEntry.State.ABORTING
+          && e.files.stream().anyMatch(mine::contains)) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Refuses the commit where another attempt's abort deleted, or may still delete, a key this attempt wrote: an
+   * abort still deleting; or one that deleted a key whose object is gone now (the upload came first). A key that is
+   * there after that abort finished was uploaded after its delete. One HEAD per such key, only after another
+   * attempt of the task aborted with keys this one also wrote (a task retry).
+   */
+  private void checkOverlappingAborts(DirectTaskRecord r, Set<String> mine) throws IOException {
+    AttemptEntry pending = pendingOverlap(r, mine);
+    if (pending != null) {
+      throw new OverlappingAbortException(record.path(), attemptId, pending.attempt,
+          pending.files.stream().filter(mine::contains).collect(Collectors.toList()), true);
+    }
+    for (AttemptEntry e : r.attempts) {
+      if (e.attempt.equals(attemptId) || e.state != AttemptEntry.State.ABORTED) {
+        continue;
+      }
+      List<String> gone = new ArrayList<>();
+      for (String k : e.files) {
+        if (mine.contains(k) && !store.head(k).isPresent()) {
+          gone.add(k);
+        }
+      }
+      if (!gone.isEmpty()) {
+        throw new OverlappingAbortException(record.path(), attemptId, e.attempt, gone, false);
+      }
+    }
   }
 
   /** Aborts the attempt: open streams upload nothing, uploaded files are deleted (not those of a committed attempt). */
@@ -396,9 +471,18 @@ public final class AttemptWriter implements Closeable {
     LOG.info("Aborted task attempt {}: deleted its {} file(s)", attemptId, mine.size());
   }
 
+  /**
+   * Records this attempt ABORTING with the keys it will delete (its files, less those of an attempt that committed),
+   * then deletes them, then records it ABORTED. The record is written before the first delete, so that the keys are
+   * chosen from the record as it stands when the abort takes effect: an attempt of the same task that commits
+   * later sees the abort and checks its own files ({@link #checkOverlappingAborts}); one that committed earlier
+   * keeps its files. (Two attempts of a task write the same keys: deleting first, from an older copy of the record,
+   * could delete the file another attempt uploaded at that key meanwhile.)
+   */
   private void abortRecord(List<String> mine) throws IOException {
     boolean declaredAny = !declared.isEmpty();
-    record.reload(); // the change deletes before it writes: from the stored record, not this attempt's last copy
+    List<String> doomed = new ArrayList<>();
+    record.reload(); // the change decides what to delete: from the stored record, not this attempt's last copy
     record.update(current -> {
       if (current == null && declaredAny) {
         throw new RecordGone(record.path());
@@ -407,17 +491,26 @@ public final class AttemptWriter implements Closeable {
       Set<String> keep = r.committedAttempt != null && !r.committedAttempt.equals(attemptId) ? r.committedKeys()
           : Set.of();
       AttemptEntry me = r.entryOrNew(attemptId);
-      Set<String> doomed = new TreeSet<>(mine);
-      doomed.addAll(me.files);
-      doomed.removeAll(keep);
-      Leftovers.delete(store, doomed, "aborted task attempt " + attemptId);
+      Set<String> keys = new TreeSet<>(mine);
+      keys.addAll(me.files);
+      keys.removeAll(keep);
       if (attemptId.equals(r.committedAttempt)) {
         r.committedAttempt = null;
         r.committedFiles = new ArrayList<>();
       }
-      me.state = AttemptEntry.State.ABORTED;
-      me.files = new ArrayList<>();
+      me.state = AttemptEntry.State.ABORTING;
+      me.files = new ArrayList<>(keys);
+      doomed.clear();
+      doomed.addAll(keys);
       return r;
+    });
+    Leftovers.delete(store, doomed, "aborted task attempt " + attemptId);
+    record.update(current -> {
+      if (current == null) {
+        return null;
+      }
+      current.entry(attemptId).ifPresent(me -> me.state = AttemptEntry.State.ABORTED);
+      return current;
     });
   }
 

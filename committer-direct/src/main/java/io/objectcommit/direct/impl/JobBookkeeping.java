@@ -123,7 +123,8 @@ final class JobBookkeeping {
   static Set<String> leftovers(ObjectStore store, DirectTaskRecord r) throws IOException {
     Set<String> keys = new TreeSet<>();
     for (AttemptEntry e : r.attempts) {
-      if (e.state == AttemptEntry.State.WRITING) {
+      if (e.state == AttemptEntry.State.WRITING || e.state == AttemptEntry.State.ABORTING) {
+        // an attempt that died in its abort left some of the keys it meant to delete
         keys.addAll(Leftovers.of(store, e, true));
       } else if (e.state == AttemptEntry.State.SUPERSEDED) {
         keys.addAll(Leftovers.of(store, e, false));

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Child JVMs of a test: a second driver, a job with another environment. */
 public final class ChildJvms {
@@ -31,5 +32,21 @@ public final class ChildJvms {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(main.getName());
     return cmd;
+  }
+
+  /**
+   * Starts a Spark driver in a new JVM ({@link #javaCommand}): {@code main} with {@code args}, then each Hadoop
+   * setting as {@code spark.hadoop.<key>=<value>} and each Spark setting as {@code <key>=<value>}; stdout and stderr
+   * to {@code output}; Spark bound to the loopback address.
+   */
+  public static Process sparkDriver(Class<?> main, List<String> args, Map<String, String> hadoop,
+      Map<String, String> spark, Path output) throws java.io.IOException {
+    List<String> cmd = javaCommand(main);
+    cmd.addAll(args);
+    hadoop.forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
+    spark.forEach((k, v) -> cmd.add(k + "=" + v));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    return pb.start();
   }
 }

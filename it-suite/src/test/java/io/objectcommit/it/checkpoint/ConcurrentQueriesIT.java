@@ -116,15 +116,8 @@ class ConcurrentQueriesIT {
 
   private static Process secondDriver(Path input, String checkpoint, Map<String, String> s3a,
       Map<String, String> sparkConf, Path dir) throws Exception {
-    List<String> cmd = ChildJvms.javaCommand(SecondDriver.class);
-    cmd.add(input.toString());
-    cmd.add(checkpoint);
-    s3a.forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
-    sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("driver-b.out").toFile());
-    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    return pb.start();
+    return ChildJvms.sparkDriver(SecondDriver.class, List.of(input.toString(), checkpoint), s3a, sparkConf,
+        dir.resolve("driver-b.out"));
   }
 
   private static String messages(Throwable t) {

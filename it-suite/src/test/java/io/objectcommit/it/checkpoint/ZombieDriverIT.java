@@ -121,16 +121,8 @@ class ZombieDriverIT {
 
   private static Process zombie(Path input, String checkpoint, Path dir, Map<String, String> s3a,
       Map<String, String> sparkConf) throws IOException {
-    List<String> cmd = ChildJvms.javaCommand(ZombieDriver.class);
-    cmd.add(input.toString());
-    cmd.add(checkpoint);
-    cmd.add(dir.toString());
-    s3a.forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
-    sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("zombie.out").toFile());
-    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    return pb.start();
+    return ChildJvms.sparkDriver(ZombieDriver.class, List.of(input.toString(), checkpoint, dir.toString()), s3a,
+        sparkConf, dir.resolve("zombie.out"));
   }
 
   private static void awaitFile(Path file, Process a) throws Exception {

@@ -22,10 +22,13 @@ import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.store.testing.InMemoryStoreFactory;
+import io.objectcommit.store.testing.RequestHook;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -246,6 +249,50 @@ class DirectCommitProtocolTest {
     again.commit();
     driver.commitJob(h.job());
     assertEquals(sorted(List.of(k, Harness.key("_SUCCESS"))), h.keys(), "the committed attempt's file is there");
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aCommitWaitsForAnAbortStillDeletingItsKeysThenRefuses(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.driver();
+    driver.setupJob(h.job());
+    Harness.Attempt zombie = h.attempt(0, 0);
+    String k = zombie.write(0);
+    Harness.Attempt retry = h.attempt(0, 1);
+    retry.write(0);
+    CompletableFuture<Throwable> commit = new CompletableFuture<>();
+    boolean[] waitedWhileDeleting = {false};
+    // the zombie's abort has recorded ABORTING and is about to delete: the retry commits meanwhile
+    h.store.addHook(RequestHook.before(BULK_DELETE, "part-00000", () -> {
+      Thread t = new Thread(() -> {
+        try {
+          retry.commit();
+          commit.complete(null);
+        } catch (Throwable e) {
+          commit.complete(e);
+        }
+      });
+      t.start();
+      try {
+        Thread.sleep(1_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      waitedWhileDeleting[0] = !commit.isDone();
+    }));
+    zombie.abort();
+    Throwable refused = commit.get(60, TimeUnit.SECONDS);
+    assertTrue(waitedWhileDeleting[0], "the commit waited while the abort was deleting");
+    assertTrue(refused instanceof OverlappingAbortException, "refused: " + refused);
+    assertEquals(List.of(k), ((OverlappingAbortException) refused).keys());
+    assertFalse(((OverlappingAbortException) refused).pending(), "decided once the abort had finished");
+    retry.abort();
+    Harness.Attempt again = h.attempt(0, 2);
+    again.write(0);
+    again.commit();
+    driver.commitJob(h.job());
+    assertEquals(sorted(List.of(k, Harness.key("_SUCCESS"))), h.keys());
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")

@@ -10,6 +10,7 @@ import io.objectcommit.store.config.ConfigReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -109,7 +110,7 @@ final class CacheCommand implements Subcommand {
   /** The applications' part of {@code stats}: each application's use of the cache on this host, and the sum. */
   static void print(CacheUsage u, ReadCacheOptions options, Instant now, PrintStream out) {
     if (u.records().isEmpty() && u.unreadable().isEmpty()) {
-      if (java.nio.file.Files.exists(options.dir())) {
+      if (Files.exists(options.dir())) {
         out.println("Applications: no record yet (a JVM writes its record every "
             + ReadCacheConstants.RECORD_INTERVAL_MS / 1000 + " s while it reads, and when it ends)");
       }

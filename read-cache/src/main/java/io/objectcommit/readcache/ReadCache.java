@@ -10,6 +10,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -182,7 +183,7 @@ public final class ReadCache {
    * @throws CacheDirectoryException if the directory is not this user's alone
    */
   public static CacheUsage usage(ReadCacheOptions options) throws IOException {
-    if (!java.nio.file.Files.exists(options.dir())) {
+    if (!Files.exists(options.dir())) {
       return new CacheUsage(List.of(), List.of());
     }
     ApplicationRecords.Loaded loaded = ApplicationRecords.load(options.dir(), options.dirKey());

@@ -101,8 +101,8 @@ class ApplicationRecordsTest {
     assertEquals(2 * perJvm * 10, a.bytesFromCache);
     assertEquals(2 * perJvm, a.misses);
     assertEquals(2 * perJvm * 20, a.bytesFromStore);
-    assertEquals(2 * threads, a.evictions);
-    assertEquals(2 * threads * 7, a.evictedBytes);
+    assertEquals(2L * threads, a.evictions);
+    assertEquals(2L * threads * 7, a.evictedBytes);
     assertEquals(a.hits, u.host().orElseThrow().hits, "one application: the host's sum is its");
     assertEquals(CacheUsage.HOST, u.host().orElseThrow().application);
     for (Path f : listRecords(dir)) {

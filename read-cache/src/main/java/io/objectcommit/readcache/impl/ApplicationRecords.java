@@ -106,18 +106,18 @@ public final class ApplicationRecords {
     if (e != null && e.application.equals(app)) {
       return e.statistics;
     }
-    boolean isNew;
+    boolean another;
     synchronized (this) {
       e = entries.get(app);
-      isNew = e == null;
-      if (isNew) {
+      another = e == null && !entries.isEmpty();
+      if (e == null) {
         e = new Entry(app, applicationName.get().orElse(null), new ReadCacheStatistics(jvmStatistics),
             System.currentTimeMillis());
         entries.put(app, e);
       }
       last = e;
     }
-    if (isNew && entries.size() > 1) {
+    if (another) {
       write();
     }
     return e.statistics;

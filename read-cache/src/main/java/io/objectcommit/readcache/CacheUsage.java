@@ -3,10 +3,12 @@ package io.objectcommit.readcache;
 import io.objectcommit.readcache.files.ApplicationUsage;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the applications of a host read through one cache directory ({@link ReadCache#usage}), from the records its
@@ -20,7 +22,7 @@ public final class CacheUsage {
 
   private final List<ApplicationUsage> records;
   private final List<ApplicationUsage> applications;
-  private final Map<String, Integer> jvms = new LinkedHashMap<>();
+  private final Map<String, Set<String>> jvms = new LinkedHashMap<>();
   private final ApplicationUsage host;
   private final List<String> unreadable;
 
@@ -32,7 +34,7 @@ public final class CacheUsage {
     ApplicationUsage total = null;
     for (ApplicationUsage r : records) {
       byApp.merge(r.application, r, (a, b) -> a.plus(b, a.application));
-      jvms.merge(r.application, 1, Integer::sum);
+      jvms.computeIfAbsent(r.application, k -> new HashSet<>()).add(r.jvm);
       total = total == null ? r.plus(null, HOST) : total.plus(r, HOST);
     }
     List<ApplicationUsage> apps = new ArrayList<>(byApp.values());
@@ -51,9 +53,9 @@ public final class CacheUsage {
     return applications;
   }
 
-  /** How many JVMs counted reads of {@code application} (its records). */
+  /** How many JVMs counted reads of {@code application}. */
   public int jvms(String application) {
-    return jvms.getOrDefault(application, 0);
+    return jvms.getOrDefault(application, Set.of()).size();
   }
 
   /** Every application's counts summed (the host's use of the directory); empty without a record. */

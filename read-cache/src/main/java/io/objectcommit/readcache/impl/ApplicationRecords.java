@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * statistics of each application this JVM read for ({@link #current()}), written to one file per application and
  * JVM ({@link ApplicationUsage}) at most every {@link ReadCacheConstants#RECORD_INTERVAL_MS} ms
  * ({@link #maybeWrite()}) and whenever asked ({@link #write()}: the file system's close, the JVM's exit, a new
- * application seen). A file is replaced whole (a temporary file, 0600, renamed over it), so a reader sees the last
+ * application seen). Two caches of one directory in a JVM (other block sizes) keep records of their own. A file is replaced whole (a temporary file, 0600, renamed over it), so a reader sees the last
  * record or the one before, never part of one; only this JVM writes its files, so JVMs never contend. Old records
  * are deleted when a JVM opens the directory ({@link #prune}). Thread-safe.
  */
@@ -51,6 +52,10 @@ public final class ApplicationRecords {
   private final String jvm;
   private final String host;
   private final long intervalMs;
+  /** Numbers the records' owners in this JVM: two caches of one directory (other settings) write apart. */
+  private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+  private final int instance = INSTANCES.incrementAndGet();
   private final Map<String, Entry> entries = new LinkedHashMap<>();
   private volatile Entry last;
   private long lastWrite;
@@ -162,7 +167,7 @@ public final class ApplicationRecords {
       CacheDirectory.createPrivateDir(folder);
     }
     byte[] bytes = ApplicationUsage.CODEC.toBytes(u);
-    Path target = folder.resolve(fileName(u.application, u.jvm));
+    Path target = folder.resolve(fileName(u.application, u.jvm, instance));
     Path temp = folder.resolve(target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
     try (FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
         CacheDirectory.ownerOnlyFile())) {
@@ -182,9 +187,12 @@ public final class ApplicationRecords {
     }
   }
 
-  /** {@code <application>.<jvm>.json}, with every character but letters, digits, '-' and '_' made '_'. */
-  static String fileName(String application, String jvm) {
-    return safe(application) + "." + safe(jvm) + SUFFIX;
+  /**
+   * {@code <application>.<jvm>-<n>.json} ({@code n} numbers the caches of the directory in the JVM), with every
+   * character but letters, digits, '-' and '_' made '_'.
+   */
+  static String fileName(String application, String jvm, int instance) {
+    return safe(application) + "." + safe(jvm) + "-" + instance + SUFFIX;
   }
 
   private static String safe(String s) {

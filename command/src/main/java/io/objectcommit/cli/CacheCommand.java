@@ -1,13 +1,16 @@
 package io.objectcommit.cli;
 
 import io.objectcommit.readcache.CacheContents;
+import io.objectcommit.readcache.CacheUsage;
 import io.objectcommit.readcache.ReadCache;
 import io.objectcommit.readcache.ReadCacheConstants;
 import io.objectcommit.readcache.ReadCacheOptions;
+import io.objectcommit.readcache.files.ApplicationUsage;
 import io.objectcommit.store.config.ConfigReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,7 +18,7 @@ import java.util.Locale;
 
 /**
  * {@code objectcommit cache stats|clear}: the host's read cache directory ({@link ReadCache#contents},
- * {@link ReadCache#clear}), chosen by the same settings as the file system's ({@code fs.objectcommit.cache.*}).
+ * {@link ReadCache#clear}) and what the applications read through it ({@link ReadCache#usage}), chosen by the same settings as the file system's ({@code fs.objectcommit.cache.*}).
  */
 final class CacheCommand implements Subcommand {
 
@@ -26,10 +29,14 @@ final class CacheCommand implements Subcommand {
       "<java.io.tmpdir>/objectcommit-cache-<user.name>), chosen by the settings a job has; give the bucket",
       "when per-bucket settings (fs.objectcommit.bucket.<bucket>.cache.*) choose its cache.",
       "  stats   print what is on disk: blocks, bytes, the bound (fs.objectcommit.cache.max-size), the last",
-      "          use of the least and the most recently used block, temporary files of fills. Hits, misses",
-      "          and bytes served are counted by each application (its cache_* statistics), not on disk",
+      "          use of the least and the most recently used block, temporary files of fills; then what each",
+      "          application read through the cache on this host (blocks and bytes from the cache and from",
+      "          S3, requests saved, evictions), from the records its JVMs keep in the directory's",
+      "          applications/ (rewritten every 5 s while they read, and when they end; kept 7 days, 1000 at",
+      "          most), and the host's total",
       "  clear   delete every block: safe while applications read (a reader gets a whole block or fetches",
-      "          it again); fills in flight complete, their temporary files are left to them",
+      "          it again); fills in flight complete, their temporary files are left to them; the",
+      "          applications' records are kept",
       COMMON_OPTIONS);
 
   @Override
@@ -62,6 +69,7 @@ final class CacheCommand implements Subcommand {
     ReadCacheOptions options = ReadCacheOptions.from(new ConfigReader(line.configuration(), bucket));
     if (args.get(0).equals("stats")) {
       print(ReadCache.contents(options), options, Instant.now(), out);
+      print(ReadCache.usage(options), options, Instant.now(), out);
     } else {
       CacheContents removed = ReadCache.clear(options);
       if (!removed.exists()) {
@@ -97,8 +105,40 @@ final class CacheCommand implements Subcommand {
         .orElse("-")));
     out.println(row("temporary files", c.tempFiles() + ", " + bytes(c.tempBytes())
         + " (fills in flight; older than 10 minutes: of killed fills, swept)"));
-    out.println("Hits, misses and bytes served are counted by each application (its cache_* statistics), not on"
-        + " disk.");
+  }
+
+  /** The applications' part of {@code stats}: each application's use of the cache on this host, and the sum. */
+  static void print(CacheUsage u, ReadCacheOptions options, Instant now, PrintStream out) {
+    if (u.records().isEmpty() && u.unreadable().isEmpty()) {
+      if (Files.exists(options.dir())) {
+        out.println("Applications: no record yet (a JVM writes its record every "
+            + ReadCacheConstants.RECORD_INTERVAL_MS / 1000 + " s while it reads, and when it ends)");
+      }
+      return;
+    }
+    out.println("Applications (" + u.applications().size() + ", from " + u.records().size() + " record(s) in "
+        + options.dir().resolve(ReadCacheConstants.APPLICATIONS_SUBDIR) + ", one per application and JVM):");
+    for (ApplicationUsage a : u.applications()) {
+      int jvms = u.jvms(a.application);
+      out.println("  " + a.application + (a.applicationName == null ? "" : " (" + a.applicationName + ")") + ": "
+          + jvms + (jvms == 1 ? " JVM" : " JVMs") + ", updated " + age(Instant.ofEpochMilli(a.updated), now)
+          + " ago");
+      out.println("    " + counts(a));
+    }
+    u.host().ifPresent(h -> {
+      out.println("  host " + h.host + ", every application:");
+      out.println("    " + counts(h));
+    });
+    for (String why : u.unreadable()) {
+      out.println("  not a record, skipped: " + why);
+    }
+  }
+
+  private static String counts(ApplicationUsage a) {
+    return "from the cache " + a.hits + " block(s), " + bytes(a.bytesFromCache) + "; from S3 " + a.misses
+        + " GET(s), " + bytes(a.bytesFromStore) + "; requests saved " + a.requestsSaved + "; evicted " + a.evictions
+        + " block(s), " + bytes(a.evictedBytes) + (a.checksumFailures == 0 ? "" : "; failed checks "
+        + a.checksumFailures) + (a.writeFailures == 0 ? "" : "; failed writes " + a.writeFailures);
   }
 
   private static String row(String name, String value) {

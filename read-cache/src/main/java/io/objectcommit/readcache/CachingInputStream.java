@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * never further. A block fetched ahead and never read is still cached for whoever reads it next.
  *
  * <p><b>Statistics</b>: what this stream read from the cache and from the store, as Hadoop {@link IOStatistics}
- * ({@link #getIOStatistics()}, names in {@link StreamStatistics}), and in one INFO line when it is closed.
+ * ({@link #getIOStatistics()}, names in {@link StreamStatistics}), in its application's statistics
+ * ({@link ReadCache#applicationStatistics()}), and in one INFO line: its Spark task's when it was opened in one,
+ * else its own when it is closed.
  *
  * <p>Positioned reads do not move the stream's position and never read ahead of what they ask for. Not for
  * concurrent use beyond what Hadoop's {@code FSInputStream} contract asks (its methods are synchronized).
@@ -45,6 +47,10 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
   private final int readAhead;
   private final long lastBlock;
   private final StreamStatistics stats = new StreamStatistics();
+  /** The statistics of the application this stream reads for, which count its blocks. */
+  private final ReadCacheStatistics counts;
+  /** The Spark task that opened the stream (its reads are logged in the task's line); null outside a task. */
+  private final TaskReads task;
   /** Blocks being fetched (or fetched) ahead of the reader, by index. */
   private final TreeMap<Long, Future<ReadCache.Block>> ahead = new TreeMap<>();
   /** The last block speculative read-ahead may fetch: the one holding the split's last byte (-1: no split known). */
@@ -61,6 +67,11 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     this.blockSize = cache.options().blockSize();
     this.readAhead = cache.options().readAhead();
     this.lastBlock = identity.length() == 0 ? -1 : (identity.length() - 1) / blockSize;
+    this.counts = cache.applicationStatistics();
+    this.task = cache.currentTask();
+    if (task != null) {
+      task.add(this);
+    }
   }
 
   /** The identity every byte of this stream belongs to. */
@@ -191,8 +202,9 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
   }
 
   /**
-   * Closes the stream and logs what it read (one INFO line, when it read anything). Blocks still being fetched
-   * ahead complete on their threads and are cached; they are counted as unused read-ahead.
+   * Closes the stream and logs what it read, when it read anything: at DEBUG in a Spark task, whose completion
+   * logs one INFO line for all its streams ({@link TaskReads}), else at INFO. Blocks still being fetched ahead
+   * complete on their threads and are cached; they are counted as unused read-ahead.
    */
   @Override
   public synchronized void close() {
@@ -204,10 +216,17 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     stats.readAheadUnused += ahead.size();
     ahead.clear();
     if (stats.bytesRead > 0 || stats.misses > 0 || stats.hits > 0) {
-      LOG.info("Read cache: {} read {} bytes: {} bytes from the cache ({} blocks), {} from S3 ({} GETs),"
-          + " requests saved {}; read ahead {} blocks ({} unused)", identity, stats.bytesRead, stats.bytesFromCache,
-          stats.hits, stats.bytesFromStore, stats.misses, stats.hits, stats.readAheadUsed, stats.readAheadUnused);
+      String line = "Read cache: {} read {} bytes: {} bytes from the cache ({} blocks), {} from S3 ({} GETs),"
+          + " requests saved {}; read ahead {} blocks ({} unused)";
+      Object[] args = {identity, stats.bytesRead, stats.bytesFromCache, stats.hits, stats.bytesFromStore,
+          stats.misses, stats.hits, stats.readAheadUsed, stats.readAheadUnused};
+      if (task == null) {
+        LOG.info(line, args);
+      } else {
+        LOG.debug(line, args);
+      }
     }
+    cache.maybeWriteStatistics();
   }
 
   /** What this stream read: {@link StreamStatistics}' counters (a snapshot). */
@@ -270,7 +289,7 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     }
     for (long i = index + 1; i <= last; i++) {
       if (i != blockIndex && !ahead.containsKey(i)) { // the current block is held: a positioned read reuses it
-        ahead.put(i, cache.blockAhead(store, identity, i));
+        ahead.put(i, cache.blockAhead(store, identity, i, counts));
       }
     }
   }
@@ -283,7 +302,7 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
       b = await(f);
       stats.readAheadUsed++;
     } else {
-      b = cache.block(store, identity, index);
+      b = cache.block(store, identity, index, counts);
     }
     if (b.fromCache) {
       stats.hits++;

@@ -130,9 +130,13 @@ public class CachingS3AFileSystem extends S3AFileSystem {
     return cache;
   }
 
+  /** Closes the store client; writes this JVM's application records of the cache (their last counts). */
   @Override
   public void close() throws IOException {
     try {
+      if (cache != null) {
+        cache.writeStatistics();
+      }
       if (store != null) {
         store.close();
       }

@@ -1,14 +1,19 @@
 package io.objectcommit.readcache;
 
+import io.objectcommit.readcache.impl.ApplicationRecords;
 import io.objectcommit.readcache.impl.CacheDirectory;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
+import io.objectcommit.store.spark.SparkRuntime;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +43,12 @@ public final class ReadCache {
   private final ReadCacheOptions options;
   private final ReadCacheStatistics statistics = new ReadCacheStatistics();
   private final CacheDirectory directory;
+  /** The Spark of this JVM, for the application and the task a stream reads for. */
+  private final SparkRuntime spark;
+  /** This JVM's statistics per application, and their records in the directory. */
+  private final ApplicationRecords applications;
+  /** The Spark tasks reading through this cache now, by task attempt id (see {@link TaskReads}). */
+  private final ConcurrentHashMap<Long, TaskReads> tasks = new ConcurrentHashMap<>();
   private final AtomicBoolean writeFailureLogged = new AtomicBoolean();
   /**
    * Identities confirmed by a HEAD, by path ({@code bucket/key}), with when: reused by {@link #open(ObjectStore,
@@ -60,10 +71,13 @@ public final class ReadCache {
    */
   private static final ConcurrentHashMap<String, ReadCache> SHARED = new ConcurrentHashMap<>();
 
-  private ReadCache(ReadCacheOptions options) throws IOException {
+  private ReadCache(ReadCacheOptions options, SparkRuntime spark, long recordIntervalMs) throws IOException {
     this.options = options;
+    this.spark = spark;
+    this.applications = ApplicationRecords.open(options.dir(), options.dirKey(), statistics, spark::applicationId,
+        spark::applicationName, ApplicationRecords.jvmId(), recordIntervalMs);
     this.directory = CacheDirectory.open(options.dir(), options.dirKey(), options.blockSize(), options.maxSize(),
-        statistics);
+        applications::current);
     AtomicInteger threads = new AtomicInteger();
     this.fetchers = new ThreadPoolExecutor(ReadCacheConstants.FETCH_THREADS, ReadCacheConstants.FETCH_THREADS, 30,
         TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -80,7 +94,15 @@ public final class ReadCache {
    * @throws CacheDirectoryException if the directory is not this user's alone
    */
   public static ReadCache open(ReadCacheOptions options) throws IOException {
-    return new ReadCache(options);
+    return new ReadCache(options, SparkRuntime.jvm(), ReadCacheConstants.RECORD_INTERVAL_MS);
+  }
+
+  /**
+   * A cache that reads the application and the task from {@code spark} and writes its records at most every
+   * {@code recordIntervalMs} (tests give stand-ins, and 0).
+   */
+  static ReadCache open(ReadCacheOptions options, SparkRuntime spark, long recordIntervalMs) throws IOException {
+    return new ReadCache(options, spark, recordIntervalMs);
   }
 
   /** The JVM's cache of {@code options}' directory (opened on first use; the same object for the same settings). */
@@ -94,6 +116,8 @@ public final class ReadCache {
         if (cache == null) {
           cache = open(options);
           SHARED.put(key, cache);
+          ReadCache c = cache;
+          Runtime.getRuntime().addShutdownHook(new Thread(c::writeStatistics, "objectcommit-read-cache-statistics"));
         }
       }
     }
@@ -125,8 +149,81 @@ public final class ReadCache {
     return options;
   }
 
+  /** What this JVM read through the directory, every application together. */
   public ReadCacheStatistics statistics() {
     return statistics;
+  }
+
+  /**
+   * What this JVM read for the application of the current thread (Spark's {@code spark.app.id}, else the JVM's
+   * {@code jvm-<pid>}): the counts its record in the directory holds ({@link #usage}).
+   */
+  public ReadCacheStatistics applicationStatistics() {
+    return applications.current();
+  }
+
+  /**
+   * Writes this JVM's application records now (else they are written at most every
+   * {@link ReadCacheConstants#RECORD_INTERVAL_MS} ms while streams close, and when the file system closes or the
+   * JVM exits).
+   */
+  public void writeStatistics() {
+    applications.write();
+  }
+
+  /** Writes the application records if the last write is old enough (a stream closed, a task ended). */
+  void maybeWriteStatistics() {
+    applications.maybeWrite();
+  }
+
+  /**
+   * What every application read through {@code options}' cache directory on this host, from the records of its
+   * JVMs (for {@code objectcommit cache stats}): read only.
+   *
+   * @throws CacheDirectoryException if the directory is not this user's alone
+   */
+  public static CacheUsage usage(ReadCacheOptions options) throws IOException {
+    if (!Files.exists(options.dir())) {
+      return new CacheUsage(List.of(), List.of());
+    }
+    ApplicationRecords.Loaded loaded = ApplicationRecords.load(options.dir(), options.dirKey());
+    return new CacheUsage(loaded.records(), loaded.unreadable());
+  }
+
+  /**
+   * The reads of the Spark task on the current thread, registered on first use with a completion listener that logs
+   * them in one line; null outside a task (or where the listener cannot be registered).
+   */
+  TaskReads currentTask() {
+    OptionalLong id = spark.taskAttemptId();
+    if (id.isEmpty()) {
+      return null;
+    }
+    TaskReads t = tasks.get(id.getAsLong());
+    if (t != null) {
+      return t;
+    }
+    TaskReads fresh = new TaskReads(spark.taskDescription().orElse("task " + id.getAsLong()),
+        spark.applicationId().orElse(null));
+    t = tasks.putIfAbsent(id.getAsLong(), fresh);
+    if (t != null) {
+      return t;
+    }
+    long taskId = id.getAsLong();
+    if (!spark.onTaskCompletion(() -> {
+      tasks.remove(taskId);
+      fresh.log();
+      maybeWriteStatistics();
+    })) {
+      tasks.remove(taskId);
+      return null;
+    }
+    return fresh;
+  }
+
+  /** The tasks whose reads are being counted now (tests). */
+  int tasksInFlight() {
+    return tasks.size();
   }
 
   /** This JVM's estimate of the directory's size in bytes. */
@@ -189,17 +286,20 @@ public final class ReadCache {
   }
 
   /** Block {@code index} of an identity fetched on a fetch thread (see {@link #block}). */
-  Future<Block> blockAhead(ObjectStore store, ObjectIdentity id, long index) {
-    return fetchers.submit(() -> block(store, id, index));
+  Future<Block> blockAhead(ObjectStore store, ObjectIdentity id, long index, ReadCacheStatistics counts) {
+    return fetchers.submit(() -> block(store, id, index, counts));
   }
 
-  /** Block {@code index} of an identity: from the directory, else fetched (pinned to the ETag) and cached. */
-  Block block(ObjectStore store, ObjectIdentity id, long index) throws IOException {
+  /**
+   * Block {@code index} of an identity: from the directory, else fetched (pinned to the ETag) and cached; counted in
+   * {@code counts} (the statistics of the reading stream's application).
+   */
+  Block block(ObjectStore store, ObjectIdentity id, long index, ReadCacheStatistics counts) throws IOException {
     long start = index * options.blockSize();
     int length = (int) Math.min(options.blockSize(), id.length() - start);
     Optional<byte[]> cached = directory.read(id, index, length);
     if (cached.isPresent()) {
-      statistics.hit(length);
+      counts.hit(length);
       return new Block(cached.get(), true);
     }
     // One fetch per block in this JVM: a thread that needs a block another thread is fetching (the tasks of an
@@ -209,11 +309,11 @@ public final class ReadCache {
     CompletableFuture<byte[]> theirs = inFlight.putIfAbsent(key, mine);
     if (theirs != null) {
       byte[] data = awaitOther(theirs, id);
-      statistics.hit(length); // no GET sent for it
+      counts.hit(length); // no GET sent for it
       return new Block(data, true);
     }
     try {
-      byte[] data = fetch(store, id, index, start, length);
+      byte[] data = fetch(store, id, index, start, length, counts);
       mine.complete(data);
       return new Block(data, false);
     } catch (IOException | RuntimeException | Error e) {
@@ -245,10 +345,11 @@ public final class ReadCache {
   }
 
   /** Fetches a block (one ranged GET pinned to the ETag), writing it to the directory as it arrives. */
-  private byte[] fetch(ObjectStore store, ObjectIdentity id, long index, long start, int length) throws IOException {
+  private byte[] fetch(ObjectStore store, ObjectIdentity id, long index, long start, int length,
+      ReadCacheStatistics counts) throws IOException {
     // The block is written to its temporary file as the GET streams it (the disk write overlaps the transfer);
     // only a whole, checked block is renamed into place.
-    CacheDirectory.Fill fill = startFill(id, index, length);
+    CacheDirectory.Fill fill = startFill(id, index, length, counts);
     byte[] data = new byte[length];
     int n = 0;
     try (InputStream in = store.open(id.key(), start, start + length, id.etag())) {
@@ -261,7 +362,7 @@ public final class ReadCache {
           try {
             fill.write(data, n, r);
           } catch (IOException e) {
-            fill = writeFailed(fill, id, index, e);
+            fill = writeFailed(fill, id, index, e, counts);
           }
         }
         n += r;
@@ -280,12 +381,12 @@ public final class ReadCache {
       throw new PathIOException(id.path(), "read block " + index + " through the read cache: the store returned "
           + n + " of " + length + " bytes of ETag " + id.etag());
     }
-    statistics.miss(length);
+    counts.miss(length);
     if (fill != null) {
       try {
         fill.commit();
       } catch (IOException e) {
-        writeFailed(fill, id, index, e);
+        writeFailed(fill, id, index, e, counts);
       }
     }
     return data;
@@ -324,18 +425,19 @@ public final class ReadCache {
   }
 
   /** A fill of the block, or null when the directory cannot take it (the read goes on uncached). */
-  private CacheDirectory.Fill startFill(ObjectIdentity id, long index, int length) {
+  private CacheDirectory.Fill startFill(ObjectIdentity id, long index, int length, ReadCacheStatistics counts) {
     try {
       return directory.startFill(id, index, length);
     } catch (IOException e) {
-      return writeFailed(null, id, index, e);
+      return writeFailed(null, id, index, e, counts);
     }
   }
 
   /** A failed cache write never fails the read: counted, warned about once, the fill abandoned; returns null. */
-  private CacheDirectory.Fill writeFailed(CacheDirectory.Fill fill, ObjectIdentity id, long index, IOException e) {
+  private CacheDirectory.Fill writeFailed(CacheDirectory.Fill fill, ObjectIdentity id, long index, IOException e,
+      ReadCacheStatistics counts) {
     abandon(fill);
-    statistics.writeFailure();
+    counts.writeFailure();
     if (writeFailureLogged.compareAndSet(false, true)) {
       LOG.warn("Read cache {}: cannot write block {} of {} ({}); reading on without caching what fails",
           options.dir(), index, id, e.toString());

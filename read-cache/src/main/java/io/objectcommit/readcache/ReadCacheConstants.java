@@ -93,4 +93,19 @@ public final class ReadCacheConstants {
 
   /** The name of the directory's block files' parent, inside {@link #DIR}: {@value}. */
   public static final String BLOCKS_SUBDIR = "blocks";
+
+  /** The name of the folder of the application records ({@code files.ApplicationUsage}), inside {@link #DIR}: {@value}. */
+  public static final String APPLICATIONS_SUBDIR = "applications";
+
+  /**
+   * How often at most a JVM rewrites its application records while it reads: {@value} ms. They are also written
+   * when the file system is closed, when the JVM exits, and when the JVM starts reading for another application.
+   */
+  public static final long RECORD_INTERVAL_MS = 5_000;
+
+  /** An application record not updated for this long is deleted when a JVM opens the directory: {@value} ms (7 days). */
+  public static final long RECORD_MAX_AGE_MS = 7L * 24 * 3600 * 1000;
+
+  /** The most application records a directory keeps (the least recently updated beyond are deleted): {@value}. */
+  public static final int RECORD_MAX_FILES = 1_000;
 }

@@ -8,6 +8,9 @@ import java.util.concurrent.atomic.LongAdder;
  * What one {@link ReadCache} (one JVM's use of a cache directory) did: blocks served from the cache (hits) and
  * fetched from the store (misses), their bytes, blocks evicted, and blocks found corrupt (deleted and fetched
  * again, never served). Counters only grow; {@link #snapshot()} reads them all.
+ *
+ * <p>One object per JVM and directory ({@link ReadCache#statistics()}), and one per application within it
+ * ({@link ReadCache#applicationStatistics()}) whose every count is also added to the JVM's (its parent).
  */
 public final class ReadCacheStatistics {
 
@@ -28,6 +31,8 @@ public final class ReadCacheStatistics {
   /** Blocks fetched but not written to the directory (the write failed: disk full, permissions): {@value}. */
   public static final String WRITE_FAILURES = "cache_write_failures";
 
+  /** Counts every event too (the JVM's statistics of an application's); null for the JVM's. */
+  private final ReadCacheStatistics parent;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder bytesFromCache = new LongAdder();
@@ -37,29 +42,54 @@ public final class ReadCacheStatistics {
   private final LongAdder checksumFailures = new LongAdder();
   private final LongAdder writeFailures = new LongAdder();
 
+  /** Statistics of their own (a JVM's). */
+  public ReadCacheStatistics() {
+    this(null);
+  }
+
+  /** Statistics whose every count is also added to {@code parent} (an application's within a JVM's). */
+  public ReadCacheStatistics(ReadCacheStatistics parent) {
+    this.parent = parent;
+  }
+
   void hit(long bytes) {
     hits.increment();
     bytesFromCache.add(bytes);
+    if (parent != null) {
+      parent.hit(bytes);
+    }
   }
 
   void miss(long bytes) {
     misses.increment();
     bytesFromStore.add(bytes);
+    if (parent != null) {
+      parent.miss(bytes);
+    }
   }
 
   /** One block evicted (called by the cache directory). */
   public void evicted(long bytes) {
     evictions.increment();
     evictedBytes.add(bytes);
+    if (parent != null) {
+      parent.evicted(bytes);
+    }
   }
 
   /** One block file failed its checks and was deleted (called by the cache directory). */
   public void checksumFailure() {
     checksumFailures.increment();
+    if (parent != null) {
+      parent.checksumFailure();
+    }
   }
 
   void writeFailure() {
     writeFailures.increment();
+    if (parent != null) {
+      parent.writeFailure();
+    }
   }
 
   public long hits() {

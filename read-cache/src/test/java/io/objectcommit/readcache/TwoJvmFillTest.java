@@ -73,6 +73,7 @@ class TwoJvmFillTest {
       reads++;
     }
     System.out.println("this JVM: " + reads + " reads " + mine.statistics());
+    List<long[]> forkedCounts = new ArrayList<>();
     for (int i = 0; i < forked.size(); i++) {
       Process p = forked.get(i);
       assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the forked reader ends");
@@ -82,7 +83,24 @@ class TwoJvmFillTest {
       Matcher ok = Pattern.compile("OK (\\d+) reads").matcher(out);
       assertTrue(ok.find(), out);
       assertTrue(Integer.parseInt(ok.group(1)) >= ForkedReader.MIN_READS, "the forked reader raced: " + out);
+      Matcher counts = Pattern.compile("cache_hits=(\\d+), cache_misses=(\\d+)").matcher(out);
+      assertTrue(counts.find(), out);
+      forkedCounts.add(new long[] {Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2))});
     }
+    // Each JVM's record (outside Spark a JVM is its own application), as that JVM counted.
+    mine.writeStatistics();
+    CacheUsage usage = ReadCache.usage(options(dir));
+    assertEquals(3, usage.applications().size(), usage.records().toString());
+    long hits = mine.statistics().hits();
+    long misses = mine.statistics().misses();
+    for (long[] c : forkedCounts) {
+      assertEquals(1, usage.applications().stream().filter(u -> u.hits == c[0] && u.misses == c[1]).count(),
+          "a record with the forked reader's counts " + c[0] + "/" + c[1] + ": " + usage.records());
+      hits += c[0];
+      misses += c[1];
+    }
+    assertEquals(hits, usage.host().orElseThrow().hits, "the host's sum: " + usage.records());
+    assertEquals(misses, usage.host().orElseThrow().misses, "the host's sum: " + usage.records());
     assertEquals(0, files(dir, ".tmp").size(), "no fill left a temporary file");
     assertEquals(13, files(dir, ".blk").size(), "every reader refilled what it deleted");
     ReadCache after = ReadCache.open(options(dir));

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.readcache.files.ApplicationUsage;
 import io.objectcommit.testsupport.TestTags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +68,8 @@ class CacheCommandTest {
         stats.out);
     assertTrue(stats.out.contains(" ago (" + recent + ")\n"), stats.out);
     assertTrue(stats.out.contains("\ntemporary files    1, 7 bytes"), stats.out);
-    assertTrue(stats.out.contains("not on disk"), stats.out);
+    assertTrue(stats.out.endsWith("\nApplications: no record yet (a JVM writes its record every 5 s while it reads,"
+        + " and when it ends)\n"), stats.out);
 
     CommandRun clear = CommandRun.of("cache", "clear", dirSetting);
     assertEquals(0, clear.code, clear.err);
@@ -76,6 +79,66 @@ class CacheCommandTest {
     assertFalse(Files.exists(a));
     assertFalse(Files.exists(b));
     assertTrue(Files.exists(temp), "a fill in flight is left to finish");
+  }
+
+  private static void record(Path dir, String app, String jvm, long hits, long misses, long evictions)
+      throws Exception {
+    Path folder = dir.resolve("applications");
+    if (!Files.exists(folder)) {
+      Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    ApplicationUsage u = new ApplicationUsage();
+    u.application = app;
+    u.applicationName = "name of " + app;
+    u.host = "host-1";
+    u.jvm = jvm;
+    u.started = Instant.now().minusSeconds(600).toEpochMilli();
+    u.updated = Instant.now().minusSeconds(60).toEpochMilli();
+    u.hits = hits;
+    u.requestsSaved = hits;
+    u.bytesFromCache = hits * 4096;
+    u.misses = misses;
+    u.bytesFromStore = misses * 4096;
+    u.evictions = evictions;
+    u.evictedBytes = evictions * 4096;
+    Files.write(folder.resolve(app + "." + jvm + ".json"), ApplicationUsage.CODEC.toBytes(u));
+  }
+
+  @Test
+  void statsPrintsEachApplicationSummedOverItsJvmsAndTheHostsTotal() throws Exception {
+    Path dir = tmp.resolve("cache");
+    plant(dir, "aa01.blk", 100, Instant.now());
+    String dirSetting = "-Dfs.objectcommit.cache.dir=" + dir;
+    CommandRun none = CommandRun.of("cache", "stats", dirSetting);
+    assertTrue(none.out.endsWith("Applications: no record yet (a JVM writes its record every 5 s while it reads, and"
+        + " when it ends)\n"), none.out);
+
+    record(dir, "app-1", "11-1", 3, 4, 0); // the driver and an executor of one application
+    record(dir, "app-1", "12-1", 2, 1, 1);
+    record(dir, "app-2", "13-1", 10, 0, 0);
+    Files.writeString(dir.resolve("applications").resolve("broken.14-1.json"), "{");
+    CommandRun stats = CommandRun.of("cache", "stats", dirSetting);
+    assertEquals(0, stats.code, stats.err);
+    String tail = stats.out.substring(stats.out.indexOf("Applications")).replaceAll("updated 1m \\d+s ago",
+        "updated 1m ago");
+    assertEquals("Applications (2, from 3 record(s) in " + dir.resolve("applications") + ", one per application and"
+        + " JVM):\n"
+        + "  app-1 (name of app-1): 2 JVMs, updated 1m ago\n"
+        + "    from the cache 5 block(s), 20480 bytes (20.0 KiB); from S3 5 GET(s), 20480 bytes (20.0 KiB); requests"
+        + " saved 5; evicted 1 block(s), 4096 bytes (4.0 KiB)\n"
+        + "  app-2 (name of app-2): 1 JVM, updated 1m ago\n"
+        + "    from the cache 10 block(s), 40960 bytes (40.0 KiB); from S3 0 GET(s), 0 bytes; requests saved 10;"
+        + " evicted 0 block(s), 0 bytes\n"
+        + "  host host-1, every application:\n"
+        + "    from the cache 15 block(s), 61440 bytes (60.0 KiB); from S3 5 GET(s), 20480 bytes (20.0 KiB); requests"
+        + " saved 15; evicted 1 block(s), 4096 bytes (4.0 KiB)\n", tail.substring(0, tail.indexOf("  not a record")));
+    assertTrue(tail.contains("  not a record, skipped: ") && tail.contains("broken.14-1.json"), tail);
+
+    CommandRun clear = CommandRun.of("cache", "clear", dirSetting);
+    assertEquals(0, clear.code, clear.err);
+    try (Stream<Path> records = Files.list(dir.resolve("applications"))) {
+      assertEquals(4, records.count(), "clear keeps the records");
+    }
   }
 
   @Test

@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,12 +78,13 @@ public final class CacheDirectory {
   private final Path blocks;
   private final int blockSize;
   private final long maxSize;
-  private final ReadCacheStatistics statistics;
+  /** The statistics of the application reading now: evictions and failed checks are counted to it. */
+  private final Supplier<ReadCacheStatistics> statistics;
   private final AtomicLong estimatedSize = new AtomicLong();
   private final AtomicLong writtenSinceScan = new AtomicLong();
   private final Object scanLock = new Object();
 
-  private CacheDirectory(Path dir, int blockSize, long maxSize, ReadCacheStatistics statistics) {
+  private CacheDirectory(Path dir, int blockSize, long maxSize, Supplier<ReadCacheStatistics> statistics) {
     this.dir = dir;
     this.blocks = dir.resolve(ReadCacheConstants.BLOCKS_SUBDIR);
     this.blockSize = blockSize;
@@ -98,12 +100,9 @@ public final class CacheDirectory {
    * @throws CacheDirectoryException if the directory (or its blocks directory) is not this user's alone
    */
   public static CacheDirectory open(Path dir, String key, int blockSize, long maxSize,
-      ReadCacheStatistics statistics) throws IOException {
+      Supplier<ReadCacheStatistics> statistics) throws IOException {
     CacheDirectory d = new CacheDirectory(dir, blockSize, maxSize, statistics);
-    if (dir.getParent() != null) {
-      Files.createDirectories(dir.getParent());
-    }
-    ensurePrivateDir(dir, key);
+    ensureCacheDir(dir, key);
     ensurePrivateDir(d.blocks, key);
     d.scan();
     return d;
@@ -300,7 +299,7 @@ public final class CacheDirectory {
             break;
           }
           if (Files.deleteIfExists(e.path)) {
-            statistics.evicted(e.size);
+            statistics.get().evicted(e.size);
             deleted++;
           }
           total -= e.size; // gone either way: deleted by us or by another JVM's eviction
@@ -418,7 +417,7 @@ public final class CacheDirectory {
   }
 
   private Optional<byte[]> corrupt(Path path, ObjectIdentity id, long index, String why) throws IOException {
-    statistics.checksumFailure();
+    statistics.get().checksumFailure();
     LOG.warn("Read cache: block {} of {} in {} failed its check ({}): deleted, fetched again", index, id, path, why);
     Files.deleteIfExists(path);
     return Optional.empty();
@@ -433,11 +432,25 @@ public final class CacheDirectory {
     }
   }
 
+  /** Creates the cache directory (0700, and its parents) where missing, and checks that it is this user's alone. */
+  static void ensureCacheDir(Path dir, String key) throws IOException {
+    if (dir.getParent() != null) {
+      Files.createDirectories(dir.getParent());
+    }
+    ensurePrivateDir(dir, key);
+  }
+
   private static void ensurePrivateDir(Path d, String key) throws IOException {
     ensurePrivateDir(d, key, true);
   }
 
-  private static void ensurePrivateDir(Path d, String key, boolean create) throws IOException {
+  /**
+   * Checks that {@code d} is a directory of this user's alone (creating it 0700 first when {@code create} and
+   * missing).
+   *
+   * @throws CacheDirectoryException naming the directory and {@code key} when it is not
+   */
+  static void ensurePrivateDir(Path d, String key, boolean create) throws IOException {
     if (create && !Files.exists(d)) {
       createPrivateDir(d);
     }
@@ -467,7 +480,12 @@ public final class CacheDirectory {
     }
   }
 
-  private static void createPrivateDir(Path d) throws IOException {
+  /** The permissions of every file of the cache, 0600, as a creation attribute. */
+  static FileAttribute<Set<PosixFilePermission>> ownerOnlyFile() {
+    return PosixFilePermissions.asFileAttribute(OWNER_FILE);
+  }
+
+  static void createPrivateDir(Path d) throws IOException {
     try {
       Files.createDirectory(d, PosixFilePermissions.asFileAttribute(OWNER_DIR));
     } catch (FileAlreadyExistsException raced) {

@@ -3,6 +3,7 @@ package io.objectcommit.store.spark;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -40,10 +41,14 @@ public final class SparkRuntime {
   /** The Scala object of {@code SparkContext}, whose {@code getActive} is {@code private[spark]} (public in bytecode). */
   static final String SPARK_CONTEXT_OBJECT = "org.apache.spark.SparkContext$";
   static final String TASK_CONTEXT = "org.apache.spark.TaskContext";
+  /** The interface of {@code TaskContext.addTaskCompletionListener}'s listeners (a Scala trait: a Java interface). */
+  static final String TASK_COMPLETION_LISTENER = "org.apache.spark.util.TaskCompletionListener";
   static final String SCALA_OPTION = "scala.Option";
 
   /** Spark's setting of the application id, set in every driver's and executor's SparkConf: {@value}. */
   public static final String APP_ID = "spark.app.id";
+  /** Spark's setting of the application's name: {@value}. */
+  public static final String APP_NAME = "spark.app.name";
   /** The executor id of the driver ({@code SparkContext.DRIVER_IDENTIFIER}): {@value}. */
   public static final String DRIVER_ID = "driver";
   /** The local property Structured Streaming sets on the jobs of a query: its id, {@value}. */
@@ -77,6 +82,11 @@ public final class SparkRuntime {
   private final MethodHandle taskAttemptId;
   private final MethodHandle taskLocalProperty;
   private final MethodHandle taskPartitions;
+  private final MethodHandle taskStageId;
+  private final MethodHandle taskPartitionId;
+  private final MethodHandle taskAttemptNumber;
+  private final MethodHandle taskAddListener;
+  private final Class<?> listenerType;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   /** Resolves Spark through {@code loader}; tests give a loader of stand-ins. */
@@ -88,7 +98,8 @@ public final class SparkRuntime {
       problems = List.of();
       envGet = envConf = envExecutorId = confGet = activeContext = optionIsEmpty = optionGet = contextHadoopConf =
           contextLocalProperty = contextSetLocalProperty = taskGet = taskAttemptId = taskLocalProperty =
-          taskPartitions = null;
+          taskPartitions = taskStageId = taskPartitionId = taskAttemptNumber = taskAddListener = null;
+      listenerType = null;
       return;
     }
     Class<?> conf = r.type(SPARK_CONF);
@@ -96,6 +107,7 @@ public final class SparkRuntime {
     Class<?> contextObject = r.type(SPARK_CONTEXT_OBJECT);
     Class<?> task = r.type(TASK_CONTEXT);
     Class<?> option = r.type(SCALA_OPTION);
+    listenerType = r.type(TASK_COMPLETION_LISTENER);
     envGet = r.staticMethod(env, "get", env);
     envConf = r.method(env, "conf", conf);
     envExecutorId = r.method(env, "executorId", String.class);
@@ -110,6 +122,11 @@ public final class SparkRuntime {
     taskAttemptId = r.method(task, "taskAttemptId", long.class);
     taskLocalProperty = r.method(task, "getLocalProperty", String.class, String.class);
     taskPartitions = r.method(task, "numPartitions", int.class);
+    taskStageId = r.method(task, "stageId", int.class);
+    taskPartitionId = r.method(task, "partitionId", int.class);
+    taskAttemptNumber = r.method(task, "attemptNumber", int.class);
+    taskAddListener = listenerType == null ? null
+        : r.method(task, "addTaskCompletionListener", task, listenerType);
     problems = Collections.unmodifiableList(r.problems);
     state = problems.isEmpty() ? State.PRESENT : State.UNREADABLE;
     if (state == State.UNREADABLE) {
@@ -136,6 +153,15 @@ public final class SparkRuntime {
 
   /** {@code spark.app.id} of the running Spark environment; empty without one. */
   public Optional<String> applicationId() {
+    return setting(APP_ID);
+  }
+
+  /** {@code spark.app.name} of the running Spark environment; empty without one. */
+  public Optional<String> applicationName() {
+    return setting(APP_NAME);
+  }
+
+  private Optional<String> setting(String key) {
     Object conf = call("SparkEnv.get().conf()", () -> {
       Object env = envGet.invoke();
       return env == null ? null : envConf.invoke(env);
@@ -143,8 +169,8 @@ public final class SparkRuntime {
     if (conf == null) {
       return Optional.empty();
     }
-    return Optional.ofNullable((String) call("SparkConf.get(" + APP_ID + ")",
-        () -> confGet.invoke(conf, APP_ID, (String) null), confGet));
+    return Optional.ofNullable((String) call("SparkConf.get(" + key + ")",
+        () -> confGet.invoke(conf, key, (String) null), confGet));
   }
 
   /** The executor id of this JVM's Spark environment ({@value #DRIVER_ID} on the driver); empty without one. */
@@ -234,6 +260,56 @@ public final class SparkRuntime {
       return key;
     }, contextSetLocalProperty);
     return done != null;
+  }
+
+  /**
+   * The task on the current thread as people read it, {@code task 12 (stage 3, partition 1, attempt 0)}
+   * ({@code taskAttemptId}, {@code stageId}, {@code partitionId}, {@code attemptNumber}); empty outside a task.
+   */
+  public Optional<String> taskDescription() {
+    Object tc = taskContext();
+    if (tc == null) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable((String) call("TaskContext's ids", () -> "task " + taskAttemptId.invoke(tc)
+        + " (stage " + taskStageId.invoke(tc) + ", partition " + taskPartitionId.invoke(tc) + ", attempt "
+        + taskAttemptNumber.invoke(tc) + ")", taskAttemptId, taskStageId, taskPartitionId, taskAttemptNumber));
+  }
+
+  /**
+   * Runs {@code action} when the task on the current thread completes, successfully or not
+   * ({@code TaskContext.addTaskCompletionListener}, on the task's thread; Spark runs a task's listeners in the
+   * reverse order of their registration). Returns false, and never runs {@code action}, outside a task or when the
+   * listener cannot be registered. A failure of {@code action} is logged, never given to Spark (it would fail the
+   * task).
+   */
+  public boolean onTaskCompletion(Runnable action) {
+    Object tc = taskContext();
+    if (tc == null || listenerType == null) {
+      return false;
+    }
+    Object listener = Proxy.newProxyInstance(listenerType.getClassLoader(), new Class<?>[] {listenerType},
+        (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "onTaskCompletion":
+              try {
+                action.run();
+              } catch (RuntimeException e) {
+                LOG.warn("A task completion action of objectcommit failed: {}", e.toString(), e);
+              }
+              return null;
+            case "equals":
+              return proxy == args[0];
+            case "hashCode":
+              return System.identityHashCode(proxy);
+            case "toString":
+              return "objectcommit task completion listener (" + action + ")";
+            default:
+              throw new UnsupportedOperationException(method.toString());
+          }
+        });
+    return call("TaskContext.addTaskCompletionListener()", () -> taskAddListener.invoke(tc, listener),
+        taskAddListener) != null;
   }
 
   private Object taskContext() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +36,10 @@ class SparkRuntimeTest {
     assertEquals(Optional.empty(), r.driverHadoopConfiguration());
     assertEquals(OptionalLong.empty(), r.taskAttemptId());
     assertEquals(Optional.empty(), r.localProperty(SparkRuntime.STREAMING_QUERY_ID));
+    assertEquals(Optional.empty(), r.taskDescription());
+    assertFalse(r.onTaskCompletion(() -> {
+      throw new AssertionError("no task to complete");
+    }));
   }
 
   @Test
@@ -54,6 +59,7 @@ class SparkRuntimeTest {
     Object sc = spark.activeContext(hadoop);
     SparkRuntime r = spark.runtime();
     assertEquals(Optional.of("app-20261125-0001"), r.applicationId());
+    assertEquals(Optional.of("name of app-20261125-0001"), r.applicationName());
     assertEquals(Optional.of("driver"), r.executorId());
     assertTrue(r.isDriver());
     assertSame(hadoop, r.driverHadoopConfiguration().orElseThrow());
@@ -71,9 +77,27 @@ class SparkRuntimeTest {
       assertEquals(OptionalLong.of(42), r.taskAttemptId());
       assertEquals(Optional.of("query-2"), r.localProperty(SparkRuntime.STREAMING_QUERY_ID),
           "a task's own local property");
+      assertEquals(Optional.of("task 42 (stage 7, partition 2, attempt 0)"), r.taskDescription());
     } finally {
       spark.task(-1, Map.of());
     }
+  }
+
+  @Test
+  void actionsRunWhenTheTaskCompletesLastRegisteredFirstAndTheirFailuresStayOurs() throws Exception {
+    SparkStandIns spark = SparkStandIns.compile(dir).environment("app-4", "1");
+    SparkRuntime r = spark.runtime();
+    List<String> ran = new ArrayList<>();
+    spark.task(9, Map.of());
+    assertTrue(r.onTaskCompletion(() -> ran.add("first")));
+    assertTrue(r.onTaskCompletion(() -> {
+      throw new IllegalStateException("planted");
+    }));
+    assertTrue(r.onTaskCompletion(() -> ran.add("last")));
+    assertEquals(List.of(), ran, "nothing runs before the task completes");
+    spark.completeTask();
+    assertEquals(List.of("last", "first"), ran, "every action ran once, a failing one in between");
+    assertFalse(r.onTaskCompletion(() -> ran.add("none")), "no task on the thread any more");
   }
 
   @Test

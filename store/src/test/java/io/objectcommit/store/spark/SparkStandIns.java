@@ -15,7 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * Small stand-ins for the Spark classes {@link SparkRuntime} reads ({@code SparkEnv}, {@code SparkConf},
- * {@code SparkContext} and its Scala object, {@code TaskContext}, {@code scala.Option}), compiled by the test and
+ * {@code SparkContext} and its Scala object, {@code TaskContext} and its completion listeners, {@code scala.Option}), compiled by the test and
  * loaded apart from its class path (whose Hadoop they share): a JVM with Spark, driver or executor, with or
  * without a task on the current thread, for the tests of the store module, which has no Spark. {@code SparkEnv}
  * also has a public method naming a class that can be left out ({@link #MISSING}), as PySpark 4.3.0's names
@@ -41,7 +41,8 @@ public final class SparkStandIns {
         + "  private final SparkConf conf;\n"
         + "  private final String executorId;\n"
         + "  public SparkEnv(String appId, String executorId) {\n"
-        + "    this.conf = new SparkConf().set(\"spark.app.id\", appId); this.executorId = executorId; }\n"
+        + "    this.conf = new SparkConf().set(\"spark.app.id\", appId).set(\"spark.app.name\", \"name of \" + appId);\n"
+        + "    this.executorId = executorId; }\n"
         + "  public static SparkEnv get() { return current; }\n"
         + "  public SparkConf conf() { return conf; }\n"
         + "  public String executorId() { return executorId; }\n"
@@ -72,8 +73,14 @@ public final class SparkStandIns {
         + "  public static SparkContext active;\n"
         + "  public scala.Option getActive() { return new scala.Option(active); }\n"
         + "}\n");
+    SOURCES.put("org/apache/spark/util/TaskCompletionListener.java", "package org.apache.spark.util;\n"
+        + "public interface TaskCompletionListener extends java.util.EventListener {\n"
+        + "  void onTaskCompletion(org.apache.spark.TaskContext context);\n"
+        + "}\n");
     SOURCES.put("org/apache/spark/TaskContext.java", "package org.apache.spark;\n"
         + "public class TaskContext {\n"
+        + "  private final java.util.List<org.apache.spark.util.TaskCompletionListener> listeners =\n"
+        + "      new java.util.ArrayList<>();\n"
         + "  private static final ThreadLocal<TaskContext> CURRENT = new ThreadLocal<>();\n"
         + "  private final long id;\n"
         + "  private final java.util.Map<String, String> props;\n"
@@ -83,6 +90,13 @@ public final class SparkStandIns {
         + "  public long taskAttemptId() { return id; }\n"
         + "  public String getLocalProperty(String k) { return props.get(k); }\n"
         + "  public int numPartitions() { return 4; }\n"
+        + "  public int stageId() { return 7; }\n"
+        + "  public int partitionId() { return (int) id % 10; }\n"
+        + "  public int attemptNumber() { return 0; }\n"
+        + "  public TaskContext addTaskCompletionListener(org.apache.spark.util.TaskCompletionListener l) {\n"
+        + "    listeners.add(l); return this; }\n"
+        + "  public void complete() {\n"
+        + "    for (int i = listeners.size() - 1; i >= 0; i--) { listeners.get(i).onTaskCompletion(this); } }\n"
         + "}\n");
   }
 
@@ -158,6 +172,19 @@ public final class SparkStandIns {
     Class<?> tc = cls("org.apache.spark.TaskContext");
     Object t = id < 0 ? null : tc.getConstructor(long.class, Map.class).newInstance(id, props);
     tc.getMethod("set", tc).invoke(null, t);
+  }
+
+  /**
+   * Completes the task on the current thread as Spark does: its completion listeners run, the last registered
+   * first; then the thread has no task.
+   */
+  public void completeTask() throws ReflectiveOperationException {
+    Class<?> tc = cls("org.apache.spark.TaskContext");
+    Object t = tc.getMethod("get").invoke(null);
+    if (t != null) {
+      tc.getMethod("complete").invoke(t);
+    }
+    tc.getMethod("set", tc).invoke(null, (Object) null);
   }
 
   private Class<?> cls(String name) throws ClassNotFoundException {

@@ -1,0 +1,82 @@
+package io.objectcommit.testsupport;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * moto server (5.2.5) as a DynamoDB endpoint on a free 127.0.0.1 port, over TLS with a self-signed certificate of its
+ * own (clients must not check it), for clients that always speak HTTPS, such as the AWS SDK v1 client of Delta's
+ * {@code S3DynamoDBLogStore}. It serves S3 too, unused here. moto's request recorder is on: every request is a line
+ * of JSON in {@link #recordingFile()}, from which {@link #operations()} reads what was asked in order; the server's
+ * log has each answer's status ({@link #answers(int)}). moto does not check DynamoDB signatures: any keys will do.
+ */
+public final class MotoDynamoDb implements AutoCloseable {
+
+  /** The target header of a DynamoDB request, as the recorder writes it: {@code DynamoDB_20120810.PutItem}. */
+  private static final Pattern TARGET = Pattern.compile("\"X-Amz-Target\": \"DynamoDB_\\d+\\.(\\w+)\"");
+  /** A request line of the server's log, with its status: {@code "POST / HTTP/1.1" 400 -} (colour codes aside). */
+  private static final Pattern ANSWER = Pattern.compile("POST / HTTP/1\\.1\\S*\" (\\d{3}) ");
+
+  private final StoreHost host;
+  private final Path recording;
+
+  private MotoDynamoDb(StoreHost host, Path recording) {
+    this.host = host;
+    this.recording = recording;
+  }
+
+  /** Starts moto under {@code workDir} and waits until it answers. */
+  public static MotoDynamoDb start(Path workDir) throws IOException {
+    Path recording = Files.createDirectories(workDir).resolve("moto-recording-" + System.nanoTime() + ".jsonl");
+    StoreHost host = StoreHost.startMotoOverTls(workDir, Map.of("MOTO_ENABLE_RECORDING", "True",
+        "MOTO_RECORDER_FILEPATH", recording.toString()));
+    return new MotoDynamoDb(host, recording);
+  }
+
+  /** {@code 127.0.0.1:port}: the host a client's DynamoDB endpoint names (the scheme is https). */
+  public String hostAndPort() {
+    return "127.0.0.1:" + host.port();
+  }
+
+  /** The DynamoDB operation of every request so far, in the order moto received them ({@code PutItem}, ...). */
+  public List<String> operations() throws IOException {
+    List<String> ops = new ArrayList<>();
+    if (!Files.exists(recording)) {
+      return ops;
+    }
+    for (String line : Files.readAllLines(recording, StandardCharsets.UTF_8)) {
+      Matcher m = TARGET.matcher(line);
+      ops.add(m.find() ? m.group(1) : "other");
+    }
+    return ops;
+  }
+
+  /** How many requests so far got {@code status} (400 is how DynamoDB refuses a condition, among others). */
+  public long answers(int status) throws IOException {
+    String code = Integer.toString(status);
+    return Files.readAllLines(host.logFile().orElseThrow(), StandardCharsets.UTF_8).stream()
+        .map(ANSWER::matcher).filter(Matcher::find).filter(m -> m.group(1).equals(code)).count();
+  }
+
+  /** The recorder's file: one JSON object per request (headers and body). */
+  public Path recordingFile() {
+    return recording;
+  }
+
+  @Override
+  public void close() {
+    host.close();
+  }
+
+  @Override
+  public String toString() {
+    return "moto serving DynamoDB on https://" + hostAndPort();
+  }
+}

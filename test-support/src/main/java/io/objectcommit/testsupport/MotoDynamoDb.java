@@ -45,7 +45,10 @@ public final class MotoDynamoDb implements AutoCloseable {
     return "127.0.0.1:" + host.port();
   }
 
-  /** The DynamoDB operation of every request so far, in the order moto received them ({@code PutItem}, ...). */
+  /**
+   * The operation of every DynamoDB request so far, in the order moto received them ({@code PutItem}, ...); other
+   * requests (the start-up's readiness probes) are left out.
+   */
   public List<String> operations() throws IOException {
     List<String> ops = new ArrayList<>();
     if (!Files.exists(recording)) {
@@ -53,7 +56,9 @@ public final class MotoDynamoDb implements AutoCloseable {
     }
     for (String line : Files.readAllLines(recording, StandardCharsets.UTF_8)) {
       Matcher m = TARGET.matcher(line);
-      ops.add(m.find() ? m.group(1) : "other");
+      if (m.find()) {
+        ops.add(m.group(1));
+      }
     }
     return ops;
   }

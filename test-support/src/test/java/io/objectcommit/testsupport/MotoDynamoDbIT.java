@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What the Delta benchmark relies on when it counts {@code S3DynamoDBLogStore}'s DynamoDB requests: moto answers
  * DynamoDB over TLS, refuses a conditional PutItem on an existing key with 400, and {@link MotoDynamoDb} reports every
- * DynamoDB request's operation, in order, and the refusals. Plain HTTPS requests, no SDK.
+ * DynamoDB request's operation and body, in order, and the refusals. Plain HTTPS requests, no SDK.
  */
 class MotoDynamoDbIT {
 
@@ -32,6 +32,7 @@ class MotoDynamoDbIT {
       assertEquals(200, call(moto, "PutItem", claim));
       assertEquals(400, call(moto, "PutItem", claim), "a second claim of the same key is refused");
       assertEquals(List.of("DescribeTable", "CreateTable", "PutItem", "PutItem"), moto.operations());
+      assertEquals(claim, moto.requests().get(3).body(), "the body as sent");
       assertEquals(2, moto.answers(400));
       assertEquals(2, moto.answers(200));
     }

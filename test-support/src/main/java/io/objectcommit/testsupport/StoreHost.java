@@ -5,12 +5,18 @@ import java.io.InputStream;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,14 +44,19 @@ public final class StoreHost extends SupervisedHost {
 
   private final S3Store store;
 
-  private StoreHost(S3Store store, SupervisedServer server) {
-    super(server, S3Endpoint.Kind.STORE, ACCESS_KEY, SECRET_KEY);
+  private StoreHost(S3Store store, SupervisedServer server, String scheme) {
+    super(server, S3Endpoint.Kind.STORE, scheme, ACCESS_KEY, SECRET_KEY);
     this.store = store;
+  }
+
+  /** How a server is started: plain or serialized moto, over HTTP or TLS, with environment added. */
+  private record Launch(boolean serialized, boolean tls, Map<String, String> env) {
+    static final Launch PLAIN = new Launch(false, false, Map.of());
   }
 
   /** Starts the store and waits until it answers S3 requests. */
   public static StoreHost start(S3Store store, Path workDir) throws IOException {
-    return start(store, workDir, false);
+    return start(store, workDir, Launch.PLAIN);
   }
 
   /**
@@ -53,10 +64,18 @@ public final class StoreHost extends SupervisedHost {
    * check can be lost on it (moto loses one now and then), for tests about something else ({@link MotoIam}).
    */
   static StoreHost startSerializedMoto(Path workDir) throws IOException {
-    return start(S3Store.MOTO, workDir, true);
+    return start(S3Store.MOTO, workDir, new Launch(true, false, Map.of()));
   }
 
-  private static StoreHost start(S3Store store, Path workDir, boolean serialized) throws IOException {
+  /**
+   * moto over TLS ({@code moto_server -s}: a self-signed certificate of its own, which clients must not check), with
+   * {@code env} added to its environment: for {@link MotoDynamoDb}, whose client always speaks HTTPS.
+   */
+  static StoreHost startMotoOverTls(Path workDir, Map<String, String> env) throws IOException {
+    return start(S3Store.MOTO, workDir, new Launch(false, true, env));
+  }
+
+  private static StoreHost start(S3Store store, Path workDir, Launch how) throws IOException {
     if (store == S3Store.LOCALSTACK || store == S3Store.EXTERNAL) {
       throw new IllegalArgumentException(store + " is not started by StoreHost");
     }
@@ -68,12 +87,15 @@ public final class StoreHost extends SupervisedHost {
       Path instanceDir = workDir.resolve(store.id() + "-" + port + "-" + System.currentTimeMillis());
       Files.createDirectories(instanceDir);
       List<String> command = command(store, scripts, instanceDir, port);
-      if (serialized) {
+      if (how.serialized()) {
         command.set(0, Path.of(command.get(0)).resolveSibling("python").toString());
         command.add(1, scripts.resolve("moto-serial.py").toString());
       }
+      if (how.tls()) {
+        command.add("-s");
+      }
       try {
-        return launch(store, scripts, command, instanceDir, port);
+        return launch(store, scripts, command, instanceDir, port, how);
       } catch (IOException e) {
         last = e;
         LOG.warn("{} attempt {} on port {} failed: {}", store.description(), attempt, port, e.getMessage());
@@ -193,19 +215,50 @@ public final class StoreHost extends SupervisedHost {
     return r.lastLinePath();
   }
 
-  private static StoreHost launch(S3Store store, Path scripts, List<String> command, Path dir, int port)
-      throws IOException {
+  private static StoreHost launch(S3Store store, Path scripts, List<String> command, Path dir, int port,
+      Launch how) throws IOException {
     List<String> supervisorArgs = store == S3Store.S3MOCK
         ? List.of("--netns-forward", port + ":" + S3MOCK_INNER_PORT) : List.of();
     LOG.info("Starting {} on 127.0.0.1:{}, log {}", store.description(), port, dir.resolve("server.log"));
     long t0 = System.nanoTime();
     SupervisedServer server = SupervisedServer.start(store.description(), port, python(), scripts, dir, "server.log",
-        "server.pid", supervisorArgs, command, Map.of(), "store-host-stop-" + port);
+        "server.pid", supervisorArgs, command, how.env(), "store-host-stop-" + port);
+    String scheme = how.tls() ? "https" : "http";
     // any HTTP answer (200, or 403 unsigned) means it serves requests
-    server.awaitReady(new URL("http://127.0.0.1:" + port + "/"), 5000, START_TIMEOUT,
-        c -> c.getResponseCode() > 0 ? Optional.empty() : Optional.of("no HTTP status"));
-    LOG.info("{} ready on 127.0.0.1:{} in {} ms", store.description(), port, (System.nanoTime() - t0) / 1_000_000);
-    return new StoreHost(store, server);
+    server.awaitReady(new URL(scheme + "://127.0.0.1:" + port + "/"), 5000, START_TIMEOUT, c -> {
+      if (c instanceof HttpsURLConnection https) {
+        trustAnyCertificate(https);
+      }
+      return c.getResponseCode() > 0 ? Optional.empty() : Optional.of("no HTTP status");
+    });
+    LOG.info("{} ready on {}://127.0.0.1:{} in {} ms", store.description(), scheme, port,
+        (System.nanoTime() - t0) / 1_000_000);
+    return new StoreHost(store, server, scheme);
+  }
+
+  /** Lets {@code c} talk to a test server on 127.0.0.1 whose certificate is its own (self-signed). */
+  static void trustAnyCertificate(HttpsURLConnection c) throws IOException {
+    try {
+      SSLContext tls = SSLContext.getInstance("TLS");
+      tls.init(null, new TrustManager[] {new X509TrustManager() {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+          return new X509Certificate[0];
+        }
+      }}, null);
+      c.setSSLSocketFactory(tls.getSocketFactory());
+      c.setHostnameVerifier((host, session) -> true);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("no TLS context for a test server", e);
+    }
   }
 
   private static String python() {

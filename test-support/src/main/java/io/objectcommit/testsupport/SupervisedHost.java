@@ -13,8 +13,13 @@ abstract class SupervisedHost implements RunningEndpoint {
   private final S3Endpoint endpoint;
 
   SupervisedHost(SupervisedServer server, S3Endpoint.Kind kind, String accessKey, String secretKey) {
+    this(server, kind, "http", accessKey, secretKey);
+  }
+
+  /** As the other constructor, for a server that answers on {@code scheme} ({@code http} or {@code https}). */
+  SupervisedHost(SupervisedServer server, S3Endpoint.Kind kind, String scheme, String accessKey, String secretKey) {
     this.server = server;
-    this.endpoint = new S3Endpoint(kind, "http://127.0.0.1:" + server.port(), S3TestSettings.DEFAULT_REGION,
+    this.endpoint = new S3Endpoint(kind, scheme + "://127.0.0.1:" + server.port(), S3TestSettings.DEFAULT_REGION,
         accessKey, secretKey, true);
   }
 

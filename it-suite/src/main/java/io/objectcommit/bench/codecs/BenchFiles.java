@@ -14,14 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.compress.BZip2Codec;
@@ -66,8 +69,14 @@ final class BenchFiles {
   private BenchFiles() {
   }
 
-  /** The cache for {@code textBytes} of text, made (or made again) where missing or made for another size. */
-  static Corpus prepare(Path dir, long textBytes, int gzipIndexSpacing) throws IOException {
+  /**
+   * The cache for {@code textBytes} of text, with the files of {@code formats} made (or made again) where missing or
+   * made for another size.
+   */
+  static Corpus prepare(Path dir, long textBytes, int gzipIndexSpacing, List<TextFormat> formats)
+      throws IOException {
+    Set<String> needed = new HashSet<>();
+    formats.forEach(f -> needed.add(f.fileName()));
     Files.createDirectories(dir);
     Properties manifest = readManifest(dir);
     String want = textBytes + "/" + SEED;
@@ -89,12 +98,13 @@ final class BenchFiles {
     }
     Path text = dir.resolve("lines.txt");
     Configuration conf = new Configuration(false);
-    List<Writer> writers = List.of(
+    List<Writer> writers = Stream.of(
         new Writer("lines.gz", out -> new GZIPOutputStream(out, 1 << 16)),
         new Writer("lines.bz2", null),
         new Writer("lines.bgz", out -> codec(BgzfCodec.class, conf).createOutputStream(out)),
-        new Writer("lines.seekable.zst", out -> codec(SeekableZstdCodec.class, conf).createOutputStream(out)));
-    ExecutorService pool = Executors.newFixedThreadPool(writers.size());
+        new Writer("lines.seekable.zst", out -> codec(SeekableZstdCodec.class, conf).createOutputStream(out)))
+        .filter(w -> needed.contains(w.name)).toList();
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, writers.size()));
     try {
       List<Future<?>> done = new ArrayList<>();
       for (Writer w : writers) {
@@ -121,7 +131,8 @@ final class BenchFiles {
     }
     String index = "." + "lines.gz" + GzipIndexes.SUFFIX;
     String indexWant = want + "/" + gzipIndexSpacing;
-    if (!indexWant.equals(manifest.getProperty(index)) || !Files.exists(dir.resolve(index))) {
+    if (formats.contains(TextFormat.INDEXED_GZIP) && (!indexWant.equals(manifest.getProperty(index))
+        || !Files.exists(dir.resolve(index)))) {
       long t0 = System.nanoTime();
       writeIndex(new org.apache.hadoop.fs.Path(dir.resolve("lines.gz").toUri()), gzipIndexSpacing);
       manifest.setProperty(index, indexWant);
@@ -130,7 +141,9 @@ final class BenchFiles {
     writeManifest(dir, manifest);
     Map<String, Long> sizes = new LinkedHashMap<>();
     for (String name : List.of("lines.txt", "lines.gz", "lines.bz2", "lines.bgz", "lines.seekable.zst", index)) {
-      sizes.put(name, Files.size(dir.resolve(name)));
+      if (needed.contains(name) || name.equals(index) && formats.contains(TextFormat.INDEXED_GZIP)) {
+        sizes.put(name, Files.size(dir.resolve(name)));
+      }
     }
     return new Corpus(dir, Long.parseLong(manifest.getProperty("lines")), Long.parseLong(manifest.getProperty(
         "bytes")), sizes);

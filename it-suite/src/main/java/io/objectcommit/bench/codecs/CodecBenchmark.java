@@ -61,7 +61,7 @@ public final class CodecBenchmark {
     String loadAtStart = loadAverage();
     Progress.say("codec benchmark: " + settings.describe() + "; load average " + loadAtStart);
     BenchFiles.Corpus corpus = BenchFiles.prepare(settings.cacheDir(), settings.textBytes(),
-        settings.gzipIndexSpacing());
+        settings.gzipIndexSpacing(), settings.formats());
     List<Measurement> measurements = new ArrayList<>();
     Map<String, List<Long>> singleStream = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();

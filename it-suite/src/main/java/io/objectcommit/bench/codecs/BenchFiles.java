@@ -141,7 +141,7 @@ final class BenchFiles {
     writeManifest(dir, manifest);
     Map<String, Long> sizes = new LinkedHashMap<>();
     for (String name : List.of("lines.txt", "lines.gz", "lines.bz2", "lines.bgz", "lines.seekable.zst", index)) {
-      if (needed.contains(name) || name.equals(index) && formats.contains(TextFormat.INDEXED_GZIP)) {
+      if (needed.contains(name) || (name.equals(index) && formats.contains(TextFormat.INDEXED_GZIP))) {
         sizes.put(name, Files.size(dir.resolve(name)));
       }
     }

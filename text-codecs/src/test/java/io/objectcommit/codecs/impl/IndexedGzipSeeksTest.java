@@ -75,7 +75,7 @@ class IndexedGzipSeeksTest {
     GzipIndexes.write(new org.apache.hadoop.fs.Path(file.toUri()), conf);
     CompressionCodec gzip = ReflectionUtils.newInstance(GzipCodec.class, conf);
 
-    long split = gz.length / 4 + 1;
+    long split = gz.length / 4L + 1;
     long decoded = 0;
     try {
       for (long start = 0; start < gz.length; start += split) {

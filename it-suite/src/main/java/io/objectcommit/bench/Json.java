@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /** A small JSON writer for the benchmark report: maps, lists, strings, numbers, booleans and null. */
-final class Json {
+public final class Json {
 
   private Json() {
   }
 
   /** {@code value} as indented JSON; a non-finite double becomes {@code null}. */
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder sb = new StringBuilder();
     write(sb, value, "");
     return sb.append('\n').toString();

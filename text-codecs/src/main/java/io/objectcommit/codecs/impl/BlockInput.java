@@ -88,6 +88,14 @@ final class BlockInput {
     }
   }
 
+  /**
+   * Whether {@link #ensure} may be asked for {@code offset} and what follows in requests of {@code request} bytes:
+   * so a reader can go on from this window instead of seeking the stream back.
+   */
+  boolean canServe(long offset, int request) {
+    return offset >= base && request <= maxRequest;
+  }
+
   /** How many bytes from {@code offset} on the window holds (read from the stream, not yet examined). */
   int bufferedFrom(long offset) {
     return (int) (base + count - offset);

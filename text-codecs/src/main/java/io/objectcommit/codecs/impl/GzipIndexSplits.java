@@ -29,6 +29,17 @@ public final class GzipIndexSplits {
    */
   public static SplitCompressionInputStream open(InputStream in, GzipIndex index, String file, long start, long end)
       throws IOException {
+    return open(in, null, index, file, start, end);
+  }
+
+  /**
+   * As {@link #open(InputStream, GzipIndex, String, long, long)}, going on from {@code read}, the bytes already read
+   * from {@code in} (the first split has read the file's header), when it holds the first checkpoint or an earlier
+   * byte: {@code in} is then not sought back, which would make S3A's default input policy switch to random reads (a
+   * ranged GET per read of the decoder, so hundreds for a piece of 32 MB).
+   */
+  static SplitCompressionInputStream open(InputStream in, BlockInput read, GzipIndex index, String file, long start,
+      long end) throws IOException {
     if (!(in instanceof Seekable)) {
       throw new IOException("a split of an indexed gzip file needs a seekable stream, not " + in.getClass().getName());
     }
@@ -38,8 +49,12 @@ public final class GzipIndexSplits {
       return new UnitSplitInputStream(in, start, end);
     }
     long offset = index.checkpoints.get(first).byteOffset();
-    ((Seekable) in).seek(offset);
-    GzipIndexDecoder decoder = new GzipIndexDecoder(new BlockInput(in, offset, READ_SIZE), index, file);
+    BlockInput input = read;
+    if (input == null || !input.canServe(offset, READ_SIZE)) {
+      ((Seekable) in).seek(offset);
+      input = new BlockInput(in, offset, READ_SIZE);
+    }
+    GzipIndexDecoder decoder = new GzipIndexDecoder(input, index, file);
     boolean handedOver = false;
     try {
       int size = decoder.decode(offset, true);

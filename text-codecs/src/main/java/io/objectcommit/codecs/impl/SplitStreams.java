@@ -58,7 +58,7 @@ public final class SplitStreams {
     }
     byte[] head = readHeader(in);
     if (BgzfFormat.blockSize(head, 0, head.length) < 0) {
-      SplitCompressionInputStream indexed = withIndex(in, start, end, indexConf);
+      SplitCompressionInputStream indexed = withIndex(in, null, start, end, indexConf);
       if (indexed != null) {
         return indexed;
       }
@@ -98,9 +98,12 @@ public final class SplitStreams {
     return new UnitSplitInputStream(in, start, end);
   }
 
-  /** The split read with the file's index, or null when it is not to be or has none. */
-  private static SplitCompressionInputStream withIndex(InputStream in, long start, long end, Configuration indexConf)
-      throws IOException {
+  /**
+   * The split read with the file's index, or null when it is not to be or has none; {@code read}, if not null, holds
+   * the bytes already read from {@code in}.
+   */
+  private static SplitCompressionInputStream withIndex(InputStream in, BlockInput read, long start, long end,
+      Configuration indexConf) throws IOException {
     if (indexConf == null) {
       return null;
     }
@@ -114,7 +117,7 @@ public final class SplitStreams {
       return null;
     }
     LOG.debug("split [{}, {}) of {} is read with its gzip index", start, end, file.get());
-    return GzipIndexSplits.open(in, index.get(), file.get().toString(), start, end);
+    return GzipIndexSplits.open(in, read, index.get(), file.get().toString(), start, end);
   }
 
   private static SplitCompressionInputStream openFirst(InputStream in, Decompressor decompressor, long start,
@@ -145,7 +148,7 @@ public final class SplitStreams {
       // an empty file: no line (Hadoop's gzip stream would fail on the missing header)
       return new WholeGzipSplitInputStream(in, null, 0, end);
     }
-    SplitCompressionInputStream indexed = withIndex(in, start, end, indexConf);
+    SplitCompressionInputStream indexed = withIndex(in, input, start, end, indexConf);
     if (indexed != null) {
       return indexed;
     }

@@ -40,6 +40,9 @@ public final class ReadCacheBenchmark {
   /** The longest one application may take before it is stopped and counted as failed. */
   static final Duration APPLICATION_TIMEOUT = Duration.ofMinutes(30);
 
+  /** Rows of the applications' warm-up table (see {@link ReadApplication}): about 8 MB. */
+  static final long WARM_UP_ROWS = 1_000_000;
+
   /** Seed of the first version of each table; the overwrite uses the next seeds. */
   static final long SEED = 3;
 
@@ -64,6 +67,8 @@ public final class ReadCacheBenchmark {
     Path out = settings.outputDir().toAbsolutePath();
     Path work = out.resolve("work-" + System.currentTimeMillis());
     Path cacheDir = work.resolve("cache");
+    Path warmUp = work.resolve("warm-up-table");
+    ReadTable.writeLocal(warmUp, WARM_UP_ROWS);
     Map<ReadContender, String> unavailable = new EnumMap<>(ReadContender.class);
     List<ReadContender> contenders = new ArrayList<>();
     for (ReadContender c : settings.contenders()) {
@@ -100,11 +105,11 @@ public final class ReadCacheBenchmark {
             if (c == ReadContender.CACHE_COLD) {
               deleteTree(cacheDir);
             }
-            measure(proxy, s3a, cacheDir, work, size, round, c, table, runs, failures);
+            measure(proxy, s3a, cacheDir, warmUp, work, size, round, c, table, runs, failures);
           }
         }
         if (contenders.contains(ReadContender.CACHE_WARM)) {
-          stale.add(staleCase(proxy, bucket, s3a, cacheDir, work, size, relative, table, failures));
+          stale.add(staleCase(proxy, bucket, s3a, cacheDir, warmUp, work, size, relative, table, failures));
         }
         table.delete(bucket, relative);
       }
@@ -121,12 +126,12 @@ public final class ReadCacheBenchmark {
    * find the new sums (the cache holds the old blocks under the old ETags).
    */
   private ReadBenchResults.StaleCheck staleCase(S3FaultProxy proxy, S3TestBucket bucket, Map<String, String> s3a,
-      Path cacheDir, Path work, int size, String relative, ReadTable table, List<String> failures) {
+      Path cacheDir, Path warmUp, Path work, int size, String relative, ReadTable table, List<String> failures) {
     List<ReadRun> scratch = new ArrayList<>();
-    ReadRun before = measure(proxy, s3a, cacheDir, work, size, 0, ReadContender.CACHE_WARM, table, scratch,
+    ReadRun before = measure(proxy, s3a, cacheDir, warmUp, work, size, 0, ReadContender.CACHE_WARM, table, scratch,
         failures);
     ReadTable next = table.overwriteInPlace(bucket, s3a, relative, SEED + 10);
-    ReadRun after = measure(proxy, s3a, cacheDir, work, size, 0, ReadContender.CACHE_WARM, next, scratch, failures);
+    ReadRun after = measure(proxy, s3a, cacheDir, warmUp, work, size, 0, ReadContender.CACHE_WARM, next, scratch, failures);
     ReadBenchResults.StaleCheck check = new ReadBenchResults.StaleCheck(size,
         before == null ? table.sums() : before.sums(), next.sums(),
         after == null ? new ReadTable.Sums(Double.NaN, Double.NaN) : after.sums());
@@ -136,7 +141,8 @@ public final class ReadCacheBenchmark {
   }
 
   /** Runs one application and records it; null when it failed (the failure recorded). */
-  private ReadRun measure(S3FaultProxy proxy, Map<String, String> s3a, Path cacheDir, Path work, int size,
+  private ReadRun measure(S3FaultProxy proxy, Map<String, String> s3a, Path cacheDir, Path warmUp, Path work,
+      int size,
       int round, ReadContender c, ReadTable table, List<ReadRun> runs, List<String> failures) {
     String what = String.format("%d MB, round %d, %s", size, round, c.label());
     List<String> cmd = new ArrayList<>(ChildJvms.javaCommand(ReadApplication.class, List.of("-Xmx"
@@ -144,6 +150,7 @@ public final class ReadCacheBenchmark {
     cmd.add(c.name());
     cmd.add(settings.master());
     cmd.add(table.uri());
+    cmd.add(warmUp.toUri().toString());
     Map<String, String> hadoop = new LinkedHashMap<>(s3a);
     hadoop.putAll(c.hadoopOptions(cacheDir.toString()));
     hadoop.forEach((k, v) -> cmd.add(k + "=" + v));
@@ -161,20 +168,21 @@ public final class ReadCacheBenchmark {
         p.destroyForcibly();
         throw new IllegalStateException("no result after " + APPLICATION_TIMEOUT + "; log " + log);
       }
+      long applicationMs = (System.nanoTime() - t0) / 1_000_000;
       Requests requests = Requests.of(proxy.counts());
       long bytes = proxy.bytesToClients();
       if (p.exitValue() != 0) {
         throw new IllegalStateException("exit code " + p.exitValue() + "; log " + log);
       }
-      ReadRun r = parse(log, size, round, c, table, requests, bytes);
+      ReadRun r = parse(log, size, round, c, table, applicationMs, requests, bytes);
       if (round > 0) {
         runs.add(r);
       }
       if (!r.correct()) {
         failures.add(what + ": sums " + r.sums() + ", the table's are " + table.sums());
       }
-      Progress.say(String.format("%s ... %.2f s%s, %,d requests (GET %,d, HEAD %,d), %,d bytes from S3%s", what,
-          r.ms() / 1000.0, c.persist() ? String.format(" (fill %.2f s)", r.fillMs() / 1000.0) : "",
+      Progress.say(String.format("%s ... %.2f s (application %.1f s)%s, %,d requests (GET %,d, HEAD %,d), %,d bytes from S3%s", what,
+          r.ms() / 1000.0, applicationMs / 1000.0, c.persist() ? String.format(" (fill %.2f s)", r.fillMs() / 1000.0) : "",
           requests.total(), requests.of("GET"), requests.of("HEAD"), bytes, r.correct() ? "" : ", WRONG SUMS"), t0);
       return r;
     } catch (IOException | RuntimeException e) {
@@ -187,8 +195,8 @@ public final class ReadCacheBenchmark {
     }
   }
 
-  private static ReadRun parse(Path log, int size, int round, ReadContender c, ReadTable table, Requests requests,
-      long bytes) throws IOException {
+  private static ReadRun parse(Path log, int size, int round, ReadContender c, ReadTable table, long applicationMs,
+      Requests requests, long bytes) throws IOException {
     String line;
     try (Stream<String> lines = Files.lines(log)) {
       line = lines.filter(l -> l.startsWith(ReadApplication.RESULT_PREFIX)).reduce((a, b) -> b).orElseThrow(
@@ -200,7 +208,8 @@ public final class ReadCacheBenchmark {
       m.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
     ReadTable.Sums sums = new ReadTable.Sums(Double.parseDouble(m.get("a")), Double.parseDouble(m.get("b")));
-    return new ReadRun(size, c, round, Long.parseLong(m.get("ms")), Long.parseLong(m.get("fill-ms")), requests,
+    return new ReadRun(size, c, round, Long.parseLong(m.get("ms")), applicationMs, Long.parseLong(m.get("fill-ms")),
+        requests,
         bytes, sums, sums.equals(table.sums()));
   }
 

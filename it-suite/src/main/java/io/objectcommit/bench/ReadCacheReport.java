@@ -40,8 +40,9 @@ final class ReadCacheReport {
   static String markdown(ReadBenchResults r) {
     ReadBenchSettings s = r.settings();
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "Run of %s: %s; Spark %s, each application a JVM of its own (-Xmx%s);"
-        + " proxy: %s; %d runs of each contender, interleaved round by round.%n%n", r.date(), r.machine(),
+    sb.append(String.format(Locale.ROOT, "Run of %s: %s; Spark %s, each application a JVM of its own (-Xmx%s),"
+        + " warmed up on a local table before its measured read; proxy: %s; %d runs of each contender, interleaved"
+        + " round by round.%n%n", r.date(), r.machine(),
         s.master(), s.heap(), s.proxyDescription(), s.runs()));
     for (int size : s.sizesMb()) {
       ReadTable t = r.tables().get(size);
@@ -50,13 +51,14 @@ final class ReadCacheReport {
       }
       sb.append(String.format(Locale.ROOT, "%d MB: %,d bytes of Parquet in %d files, %,d rows:%n%n", size,
           t.bytes(), t.keys().size(), t.rows()));
-      sb.append("| contender | wall s, median [min-max] | max/median | vs stock | GET | HEAD | requests"
-          + " | MB from S3 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+      sb.append("| contender | read and sums, s: median [min-max] | max/median | vs stock | application s"
+          + " | GET | HEAD | requests | MB from S3 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       Summary stock = r.summary(size, ReadContender.STOCK);
       for (Summary m : r.summaries(size)) {
-        sb.append(String.format(Locale.ROOT, "| %s | %.2f [%.2f-%.2f] | %.2f | %s | %,.0f | %,.0f | %,.0f | %,.1f |%n",
-            m.contender().label(), m.medianMs() / 1000, m.minMs() / 1000.0, m.maxMs() / 1000.0, m.maxOverMedian(),
-            stock == null ? "-" : String.format(Locale.ROOT, "%.1fx", stock.medianMs() / m.medianMs()), m.gets(),
+        sb.append(String.format(Locale.ROOT, "| %s | %.2f [%.2f-%.2f] | %.2f | %s | %.1f | %,.0f | %,.0f | %,.0f"
+            + " | %,.1f |%n", m.contender().label(), m.medianMs() / 1000, m.minMs() / 1000.0, m.maxMs() / 1000.0,
+            m.maxOverMedian(), stock == null ? "-" : String.format(Locale.ROOT, "%.1fx", stock.medianMs()
+                / m.medianMs()), m.applicationMedianMs() / 1000, m.gets(),
             m.heads(), m.requests(), m.bytes() / 1e6));
       }
       sb.append('\n');

@@ -34,6 +34,9 @@ public record ReadTable(String uri, List<String> keys, long bytes, long rows, Su
   public record Sums(double a, double b) {
   }
 
+  /** Seed of the warm-up table's values. */
+  private static final long SEED_LOCAL = 1_000;
+
   /** Bytes a row takes in the table's Parquet files, about: two plain 4-byte floats. */
   static final int BYTES_PER_ROW = 8;
 
@@ -63,6 +66,14 @@ public record ReadTable(String uri, List<String> keys, long bytes, long rows, Su
     long bytes = bucket.plain().listVersions(bucket.name(), bucket.key(relative + "/")).stream()
         .filter(v -> keys.contains(v.key())).mapToLong(PlainS3.Version::size).sum();
     return new ReadTable(uri, keys, bytes, rows, sums);
+  }
+
+  /** Writes a table of {@code rows} rows of the same schema to a local directory (the applications' warm-up). */
+  static void writeLocal(java.nio.file.Path dir, long rows) {
+    try (SparkSession spark = SparkSessions.local("objectcommit-read-warm-up-table", Map.of())) {
+      spark.range(0, rows, 1, 2).select(value(SEED_LOCAL).as("a"), value(SEED_LOCAL + 1).as("b")).write()
+          .mode("overwrite").option("parquet.enable.dictionary", "false").parquet(dir.toUri().toString());
+    }
   }
 
   /**

@@ -90,14 +90,14 @@ public record ReadBenchSettings(List<Integer> sizesMb, int runs, long latencyMs,
     List<Integer> sizes = d.sizesMb();
     if (m.containsKey("sizes-mb")) {
       sizes = new ArrayList<>();
-      for (String s : m.get("sizes-mb").split(",")) {
+      for (String s : m.get("sizes-mb").split(",", -1)) {
         sizes.add((int) number("sizes-mb", s.trim()));
       }
     }
     List<ReadContender> contenders = d.contenders();
     if (m.containsKey("contenders")) {
       try {
-        contenders = Arrays.stream(m.get("contenders").split(",")).map(String::trim).map(ReadContender::of)
+        contenders = Arrays.stream(m.get("contenders").split(",", -1)).map(String::trim).map(ReadContender::of)
             .toList();
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("read-cache benchmark setting contenders: " + e.getMessage(), e);

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -63,7 +64,7 @@ public final class ReadCacheBenchmark {
 
   /** Runs everything, writes the reports and returns the results. */
   public ReadBenchResults run() {
-    String date = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    String date = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     Path out = settings.outputDir().toAbsolutePath();
     Path work = out.resolve("work-" + System.currentTimeMillis());
     Path cacheDir = work.resolve("cache");
@@ -203,7 +204,7 @@ public final class ReadCacheBenchmark {
           () -> new IllegalStateException("no result line in " + log));
     }
     Map<String, String> m = new LinkedHashMap<>();
-    for (String kv : line.substring(ReadApplication.RESULT_PREFIX.length()).trim().split(" ")) {
+    for (String kv : line.substring(ReadApplication.RESULT_PREFIX.length()).trim().split(" ", -1)) {
       int eq = kv.indexOf('=');
       m.put(kv.substring(0, eq), kv.substring(eq + 1));
     }

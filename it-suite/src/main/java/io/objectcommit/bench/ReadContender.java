@@ -14,17 +14,17 @@ import org.apache.hadoop.util.VersionInfo;
 public enum ReadContender {
 
   /** Stock S3A, its default input stream: the baseline. */
-  STOCK("stock S3A (default stream)", false, false, Map.of()),
+  STOCK("stock S3A (default stream)", false, false, null, null),
   /** S3A's prefetching stream (Hadoop 3.4), its default block size and count. */
-  PREFETCH("stock S3A prefetching", false, false, Map.of("fs.s3a.prefetch.enabled", "true")),
+  PREFETCH("stock S3A prefetching", false, false, "fs.s3a.prefetch.enabled", "true"),
   /** S3A's stream over the Analytics Accelerator Library for Amazon S3 (Hadoop 3.4.2). */
-  ANALYTICS("stock S3A Analytics Accelerator", false, false, Map.of("fs.s3a.input.stream.type", "analytics")),
+  ANALYTICS("stock S3A Analytics Accelerator", false, false, "fs.s3a.input.stream.type", "analytics"),
   /** Spark's {@code persist} inside one application: the first action reads S3 and fills, the second is measured. */
-  PERSIST("Spark persist (same application)", false, true, Map.of()),
+  PERSIST("Spark persist (same application)", false, true, null, null),
   /** The read cache with an empty cache directory (emptied before the application starts). */
-  CACHE_COLD("objectcommit read cache, cold", true, false, Map.of()),
+  CACHE_COLD("objectcommit read cache, cold", true, false, null, null),
   /** The read cache after a previous application (the cold run just before) filled it. */
-  CACHE_WARM("objectcommit read cache, warm", true, false, Map.of());
+  CACHE_WARM("objectcommit read cache, warm", true, false, null, null);
 
   /** The class S3A of Hadoop 3.4 prefetches with; absent from Hadoop 3.3.4. */
   static final String PREFETCH_CLASS = "org.apache.hadoop.fs.s3a.prefetch.S3APrefetchingInputStream";
@@ -38,13 +38,16 @@ public enum ReadContender {
   private final String label;
   private final boolean cache;
   private final boolean persist;
-  private final Map<String, String> hadoop;
+  /** The contender's one Hadoop setting of its own (null: none). */
+  private final String key;
+  private final String value;
 
-  ReadContender(String label, boolean cache, boolean persist, Map<String, String> hadoop) {
+  ReadContender(String label, boolean cache, boolean persist, String key, String value) {
     this.label = label;
     this.cache = cache;
     this.persist = persist;
-    this.hadoop = hadoop;
+    this.key = key;
+    this.value = value;
   }
 
   public String label() {
@@ -61,7 +64,10 @@ public enum ReadContender {
 
   /** The Hadoop settings of this contender's application beside the endpoint's. */
   Map<String, String> hadoopOptions(String cacheDir) {
-    Map<String, String> m = new LinkedHashMap<>(hadoop);
+    Map<String, String> m = new LinkedHashMap<>();
+    if (key != null) {
+      m.put(key, value);
+    }
     if (cache) {
       m.put("fs.s3a.impl", CACHING_FS);
       m.put(CACHE_DIR_KEY, cacheDir);

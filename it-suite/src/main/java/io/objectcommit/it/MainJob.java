@@ -20,7 +20,8 @@ import org.apache.spark.sql.SparkSession;
  * <p>Arguments: {@code [short|full] [key=value ...]} (see {@link BenchSettings#parse}); {@code short}, the
  * default, takes a few minutes; {@code full} ({@code bin/run-benchmarks}) is the run of docs/benchmarks.md;
  * {@code soak [key=value ...]} ({@code bin/soak}) runs {@link SoakMain} instead, {@code codecs [key=value ...]}
- * ({@code bin/run-codec-benchmark}) {@link CodecBenchMain}.
+ * ({@code bin/run-codec-benchmark}) {@link CodecBenchMain}, {@code readcache [key=value ...]}
+ * ({@code bin/run-readcache-benchmark}) {@link ReadCacheMain}.
  */
 public final class MainJob {
 
@@ -38,6 +39,10 @@ public final class MainJob {
     if (args.length > 0 && args[0].equals("codecs")) {
       // bin/run-codec-benchmark: the compressed-text benchmark (CodecBenchMain), through the same exec execution
       System.exit(CodecBenchMain.run(List.of(args).subList(1, args.length)));
+    }
+    if (args.length > 0 && args[0].equals("readcache")) {
+      // bin/run-readcache-benchmark: the read-cache benchmark (ReadCacheMain), through the same exec execution
+      System.exit(ReadCacheMain.run(List.of(args).subList(1, args.length)));
     }
     BenchSettings settings = BenchSettings.parse(List.of(args));
     int code = run(settings);

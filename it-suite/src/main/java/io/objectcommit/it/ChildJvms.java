@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Child JVMs of a test: a second driver, a job with another environment. */
+/** Child JVMs of a test or benchmark: a second driver, a job with another environment, a separate application. */
 public final class ChildJvms {
 
   private ChildJvms() {
@@ -19,6 +19,17 @@ public final class ChildJvms {
    * ({@link TestJvmFlags}), 1 GiB of heap; append the program's arguments.
    */
   public static List<String> javaCommand(Class<?> main) {
+    List<String> flags = new ArrayList<>(TestJvmFlags.FLAGS);
+    flags.add("-Xmx1g");
+    return javaCommand(main, flags);
+  }
+
+  /**
+   * The command that runs {@code main} in a new JVM with this JVM's Java, class path and Spark's Java 17 flags, and
+   * {@code jvmFlags} (a benchmark gives its heap and none of the test JVMs' JIT and GC flags, which slow long runs);
+   * append the program's arguments.
+   */
+  public static List<String> javaCommand(Class<?> main, List<String> jvmFlags) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -26,8 +37,7 @@ public final class ChildJvms {
         cmd.add(arg);
       }
     }
-    cmd.addAll(TestJvmFlags.FLAGS);
-    cmd.add("-Xmx1g");
+    cmd.addAll(jvmFlags);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(main.getName());

@@ -123,7 +123,7 @@ public final class SparkStandIns {
     for (String name : remove) {
       Files.delete(dir.resolve("classes").resolve(name.replace('.', '/') + ".class"));
     }
-    return new SparkStandIns(new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()},
+    return new SparkStandIns(new StandInsFirst(dir.resolve("classes").toUri().toURL(),
         SparkStandIns.class.getClassLoader()));
   }
 
@@ -189,5 +189,33 @@ public final class SparkStandIns {
 
   private Class<?> cls(String name) throws ClassNotFoundException {
     return Class.forName(name, true, loader);
+  }
+
+  /**
+   * Loads the stand-ins' packages from the stand-ins only: the test may run where the real Spark is on the class path
+   * too (a Spark line's bundle runs these tests), whose classes a parent-first loader would give instead.
+   */
+  private static final class StandInsFirst extends URLClassLoader {
+    StandInsFirst(URL classes, ClassLoader parent) {
+      super(new URL[] {classes}, parent);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (!name.startsWith("org.apache.spark.") && !name.startsWith("scala.")
+          && !name.startsWith("com.google.protobuf.")) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> c = findLoadedClass(name);
+        if (c == null) {
+          c = findClass(name); // a stand-in removed to play a Spark without it is missing: never the real one
+        }
+        if (resolve) {
+          resolveClass(c);
+        }
+        return c;
+      }
+    }
   }
 }

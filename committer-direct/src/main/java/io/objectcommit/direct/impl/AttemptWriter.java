@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -370,7 +369,7 @@ public final class AttemptWriter implements Closeable {
         throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
             + " already committed task " + taskName + " of job " + jobId);
       }
-      checkOverlappingAborts(r, mine.keySet());
+      OverlappingAborts.check(store, record.path(), attemptId, r, mine.keySet());
       Set<String> doomed = new TreeSet<>();
       for (AttemptEntry e : r.attempts) {
         if (!e.attempt.equals(attemptId) && e.state == AttemptEntry.State.WRITING) {
@@ -394,45 +393,6 @@ public final class AttemptWriter implements Closeable {
       r.statistics = new LinkedHashMap<>(statistics().counters());
       return r;
     });
-  }
-
-  /** The first other attempt still deleting, in its abort, a key of {@code mine}; null when none. */
-  private AttemptEntry pendingOverlap(DirectTaskRecord r, Set<String> mine) {
-    for (AttemptEntry e : r.attempts) {
-      if (!e.attempt.equals(attemptId) && e.state == AttemptEntry.State.ABORTING
-          && e.files.stream().anyMatch(mine::contains)) {
-        return e;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Refuses the commit where another attempt's abort deleted, or may still delete, a key this attempt wrote: an
-   * abort still deleting; or one that deleted a key whose object is gone now (the upload came first). A key that is
-   * there after that abort finished was uploaded after its delete. One HEAD per such key, only after another
-   * attempt of the task aborted with keys this one also wrote (a task retry).
-   */
-  private void checkOverlappingAborts(DirectTaskRecord r, Set<String> mine) throws IOException {
-    AttemptEntry pending = pendingOverlap(r, mine);
-    if (pending != null) {
-      throw new OverlappingAbortException(record.path(), attemptId, pending.attempt,
-          pending.files.stream().filter(mine::contains).collect(Collectors.toList()), true);
-    }
-    for (AttemptEntry e : r.attempts) {
-      if (e.attempt.equals(attemptId) || e.state != AttemptEntry.State.ABORTED) {
-        continue;
-      }
-      List<String> gone = new ArrayList<>();
-      for (String k : e.files) {
-        if (mine.contains(k) && !store.head(k).isPresent()) {
-          gone.add(k);
-        }
-      }
-      if (!gone.isEmpty()) {
-        throw new OverlappingAbortException(record.path(), attemptId, e.attempt, gone, false);
-      }
-    }
   }
 
   /** Aborts the attempt: open streams upload nothing, uploaded files are deleted (not those of a committed attempt). */
@@ -475,7 +435,7 @@ public final class AttemptWriter implements Closeable {
    * Records this attempt ABORTING with the keys it will delete (its files, less those of an attempt that committed),
    * then deletes them, then records it ABORTED. The record is written before the first delete, so that the keys are
    * chosen from the record as it stands when the abort takes effect: an attempt of the same task that commits
-   * later sees the abort and checks its own files ({@link #checkOverlappingAborts}); one that committed earlier
+   * later sees the abort and checks its own files ({@link OverlappingAborts}); one that committed earlier
    * keeps its files. (Two attempts of a task write the same keys: deleting first, from an older copy of the record,
    * could delete the file another attempt uploaded at that key meanwhile.)
    */

@@ -58,6 +58,7 @@ public final class CodecBenchmark {
   /** Runs everything, writes the reports and returns the results. */
   public CodecBenchResults run() throws IOException {
     String date = ZonedDateTime.now(java.time.ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    settings.formats().forEach(TextFormat::requireCodecs);
     String loadAtStart = loadAverage();
     Progress.say("codec benchmark: " + settings.describe() + "; load average " + loadAtStart);
     BenchFiles.Corpus corpus = BenchFiles.prepare(settings.cacheDir(), settings.textBytes(),

@@ -3,12 +3,15 @@ package io.objectcommit.bench.codecs;
 import io.objectcommit.bench.codecs.CodecBenchSettings.Location;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -66,6 +69,22 @@ final class LineCount {
             format.label(), location.label(), count, expectedLines));
       }
       return m;
+    } finally {
+      closeFileSystems();
+    }
+  }
+
+  /**
+   * Each count starts cold: the S3A instances the count used are closed, so that no read of a later count is served
+   * from what this one's streams kept (Hadoop 3.5's default S3A input stream, the Analytics Accelerator, caches an
+   * object's blocks in the instance: a second format reading the same {@code .gz} file in this JVM read almost
+   * nothing from S3).
+   */
+  private static void closeFileSystems() {
+    try {
+      FileSystem.closeAll();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing the counts' file systems", e);
     }
   }
 

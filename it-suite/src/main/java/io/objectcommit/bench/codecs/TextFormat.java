@@ -74,6 +74,25 @@ public enum TextFormat {
     return hadoopSettings;
   }
 
+  /**
+   * Fails, naming the class, when a codec the format's settings register is not on the class path (Hadoop would
+   * only say "Error in configuring object" at the first read, after the files are prepared).
+   */
+  void requireCodecs() {
+    String codecs = hadoopSettings.get(CodecConstants.HADOOP_CODECS);
+    if (codecs == null) {
+      return;
+    }
+    for (String name : codecs.split(",")) {
+      try {
+        Class.forName(name.trim(), false, TextFormat.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(String.format("format %s: codec %s (%s) is not on the class path", key,
+            name.trim(), CodecConstants.HADOOP_CODECS), e);
+      }
+    }
+  }
+
   /** How one single-stream decompression of its file is measured, or null (uncompressed; bz2: no target). */
   public Baseline baseline() {
     return baseline;

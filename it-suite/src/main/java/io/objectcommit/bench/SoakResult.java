@@ -152,7 +152,7 @@ public record SoakResult(String stateStore, SoakSettings settings, List<Batch> b
 
   /**
    * Every property, in the order of the issue; all requests per micro-batch within {@code requestTolerance}, the
-   * writes (PUT, DELETE, BULK_DELETE) within {@link #PER_BATCH_TOLERANCE}.
+   * writes (PUT, DELETE, BULK_DELETE) no more than {@link #PER_BATCH_TOLERANCE} above the first window's.
    */
   public List<Check> checks(double requestTolerance) {
     List<Check> c = new ArrayList<>();
@@ -161,7 +161,9 @@ public record SoakResult(String stateStore, SoakSettings settings, List<Batch> b
     c.add(within("S3 requests per micro-batch (mean)", r1, r2, requestTolerance, true));
     double w1 = writesPerBatch(true);
     double w2 = writesPerBatch(false);
-    c.add(within("S3 writes per micro-batch: PUT, DELETE, BULK_DELETE (mean)", w1, w2, PER_BATCH_TOLERANCE, true));
+    // growth only: Spark deletes old state files in its maintenance, on a timer, and bulk-deletes what one run
+    // finds, so fewer runs in a window (faster micro-batches) delete the same keys in fewer requests
+    c.add(atMost("S3 writes per micro-batch: PUT, DELETE, BULK_DELETE (mean)", w1, w2, PER_BATCH_TOLERANCE));
     double s1 = batchMean(true, Batch::seconds);
     double s2 = batchMean(false, Batch::seconds);
     c.add(within("seconds per micro-batch (mean)", s1, s2, PER_BATCH_TOLERANCE, false));

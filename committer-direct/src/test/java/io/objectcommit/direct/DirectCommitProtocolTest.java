@@ -63,8 +63,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void commitWritesEachFileOnceAndCostsTwoRequestsPerTaskPlusJobCommit(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     List<String> expected = new ArrayList<>();
     Harness.Attempt t0 = h.attempt(0, 0);
     for (int c = 0; c < 3; c++) {
@@ -139,8 +138,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void anAbortedAttemptLeavesNothingAndTheRetryWritesFewerFiles(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt a0 = h.attempt(0, 0);
     for (int c = 0; c < 4; c++) {
       a0.write(c);
@@ -159,8 +157,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void aCrashedAttemptsExtraFilesAreRemovedByTheNextAttemptsCommit(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt a0 = h.attempt(3, 0);
     for (int c = 0; c < 5; c++) {
       a0.write(c);
@@ -186,8 +183,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void partitionedOutputOfACrashedAttemptIsRemovedInEveryDirectory(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt a0 = h.attempt(1, 0);
     a0.write("day=1", 0, "x");
     a0.write("day=1", 1, "x");
@@ -211,8 +207,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void aZombieIsFencedFromNewGroupsAndItsLateFilesAreRemovedAtJobCommit(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     zombie.write(1);
@@ -232,8 +227,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void aZombieAbortingAfterTheRetryWroteTheSameKeyDoesNotLoseTheRetrysFile(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     String k = zombie.write(0);
     Harness.Attempt retry = h.attempt(0, 1);
@@ -243,20 +237,25 @@ class DirectCommitProtocolTest {
         "the retry's file is gone: committing would declare a file the store does not hold");
     assertEquals(List.of(k), refused.keys());
     assertFalse(refused.pending());
-    retry.abort();
-    Harness.Attempt again = h.attempt(0, 2); // Spark runs the task again
-    assertEquals(k, again.write(0));
+    refusedThenRunAgain(h, driver, retry, k);
+  }
+
+  /** The refused attempt aborts; Spark runs the task again: that attempt commits and the job holds its file. */
+  private static void refusedThenRunAgain(Harness h, PathOutputCommitter driver, Harness.Attempt refused, String key)
+      throws Exception {
+    refused.abort();
+    Harness.Attempt again = h.attempt(0, 2);
+    assertEquals(key, again.write(0));
     again.commit();
     driver.commitJob(h.job());
-    assertEquals(sorted(List.of(k, Harness.key("_SUCCESS"))), h.keys(), "the committed attempt's file is there");
+    assertEquals(sorted(List.of(key, Harness.key("_SUCCESS"))), h.keys(), "the committed attempt's file is there");
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
   @ValueSource(booleans = {true, false})
   void aCommitWaitsForAnAbortStillDeletingItsKeysThenRefuses(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     String k = zombie.write(0);
     Harness.Attempt retry = h.attempt(0, 1);
@@ -287,20 +286,14 @@ class DirectCommitProtocolTest {
     assertTrue(refused instanceof OverlappingAbortException, "refused: " + refused);
     assertEquals(List.of(k), ((OverlappingAbortException) refused).keys());
     assertFalse(((OverlappingAbortException) refused).pending(), "decided once the abort had finished");
-    retry.abort();
-    Harness.Attempt again = h.attempt(0, 2);
-    again.write(0);
-    again.commit();
-    driver.commitJob(h.job());
-    assertEquals(sorted(List.of(k, Harness.key("_SUCCESS"))), h.keys());
+    refusedThenRunAgain(h, driver, retry, k);
   }
 
   @ParameterizedTest(name = "parquet committer: {0}")
   @ValueSource(booleans = {true, false})
   void aRetryUploadingAfterTheZombiesAbortCommitsWithOneHeadPerSharedKey(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     String k0 = zombie.write(0);
     zombie.write(1);
@@ -321,8 +314,7 @@ class DirectCommitProtocolTest {
     Harness h = new Harness(parquet);
     h.store.put(Harness.key("part-00000-earlier-job-c000.parquet"),
         Payload.of(new byte[] {1}), WriteCondition.none());
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt t0 = h.attempt(0, 0);
     t0.write(0);
     t0.commit();
@@ -350,8 +342,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void aFailedJobCommitWritesNoSuccessAndAbortCleansUp(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt t0 = h.attempt(0, 0);
     t0.write(0);
     t0.commit();
@@ -373,7 +364,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void anAbortedStreamAndAFailedUploadLeaveNothing(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    h.driver().setupJob(h.job());
+    h.setUpJob();
     Harness.Attempt a = h.attempt(0, 0);
     Path p = new Path(a.committer.getWorkPath(), Harness.fileName(0, 0));
     FSDataOutputStream out = p.getFileSystem(a.ctx.getConfiguration()).create(p, false);
@@ -396,8 +387,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void theCleanupCommandRemovesAJobThatNeverCommitted(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt t0 = h.attempt(0, 0);
     t0.write(0);
     t0.commit();

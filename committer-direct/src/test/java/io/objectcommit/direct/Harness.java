@@ -62,6 +62,13 @@ final class Harness {
     return committer(new TaskAttemptContextImpl(jobConf, attemptId(0, 0)));
   }
 
+  /** The driver's committer with the job set up, as Spark's driver does before it runs any task. */
+  PathOutputCommitter setUpJob() throws IOException {
+    PathOutputCommitter driver = driver();
+    driver.setupJob(job());
+    return driver;
+  }
+
   TaskAttemptID attemptId(int task, int attempt) {
     return new TaskAttemptID(new TaskID(jobId, TaskType.MAP, task), attempt);
   }

@@ -77,8 +77,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void anUploadLandingAfterTheJobAbortFinishedIsDeletedByItsAttemptAtTaskCommit(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt other = h.attempt(1, 0);
     other.write(0);
     other.commit();
@@ -99,8 +98,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void aLateAttemptThatIsAbortedInsteadLeavesNothingEither(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     h.store.addHook(RequestHook.before(PUT, fileKey(0, 1), abortJob(h, driver)));
@@ -125,8 +123,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void aLateAttemptAbortedOnItsInterruptedThreadLeavesNothingAndStaysInterrupted(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     h.store.addHook(RequestHook.before(PUT, fileKey(0, 1), abortJob(h, driver)));
@@ -154,8 +151,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void aTaskAbortRacingTheJobAbortLeavesNoTaskRecord(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     CountDownLatch jobReadTheRecord = new CountDownLatch(1);
@@ -201,8 +197,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void aNewDirectoryAfterTheAbortIsDeclaredInTheKeptRecordAndLeavesNothing(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write("day=1", 0, "x");
     driver.abortJob(h.job(), JobStatus.State.FAILED);
@@ -223,8 +218,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void aLateAttemptKilledAfterItsUploadLeavesAFileTheCleanupCommandFinds(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     driver.abortJob(h.job(), JobStatus.State.FAILED);
@@ -244,8 +238,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void anAttemptThatStartsWritingAfterTheAbortLeavesNothing(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(2, 0);
     driver.abortJob(h.job(), JobStatus.State.FAILED);
     zombie.write(0);
@@ -260,8 +253,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void anUploadVisibleBeforeTheAbortIsDeletedByTheAbortAndTheAttemptStillFails(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     // c001 is visible, then the job abort runs before the upload's answer returns
@@ -276,8 +268,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void anAbortBetweenTheMarkerReadAndTheTaskRecordUpdateLeavesNoFile(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     zombie.write(1);
@@ -300,8 +291,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void anAbortAfterTheTaskCommittedFindsItsFilesInTheRecord(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt t = h.attempt(0, 0);
     t.write(0);
     t.write(1);
@@ -314,8 +304,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void taskCommitCostsOneGetOfTheMarkerPerTaskNotPerFile(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     InMemoryRequestCounts before = h.store.counts();
     Harness.Attempt t = h.attempt(0, 0);
     for (int c = 0; c < 5; c++) {
@@ -338,8 +327,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void aZombiesTaskAbortAfterJobCommitKeepsTheCommittedFiles(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     Harness.Attempt zombie = h.attempt(0, 0);
     zombie.write(0);
     Harness.Attempt retry = h.attempt(0, 1);

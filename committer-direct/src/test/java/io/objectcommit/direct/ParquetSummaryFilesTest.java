@@ -42,8 +42,7 @@ class ParquetSummaryFilesTest {
     if (!level.isEmpty()) {
       h.jobConf.set("parquet.summary.metadata.level", level);
     }
-    PathOutputCommitter driver = h.driver();
-    driver.setupJob(h.job());
+    PathOutputCommitter driver = h.setUpJob();
     List<String> expected = new ArrayList<>();
     Harness.Attempt t0 = h.attempt(0, 0);
     expected.add(writeParquet(t0, 0, 10));

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Seekable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,28 +35,6 @@ class GzipIndexTest {
 
   private static GzipIndex index(byte[] gz) throws IOException {
     return GzipIndexBuilder.build(new ByteArrayInputStream(gz), gz.length, "\"etag-1\"", SPACING);
-  }
-
-  /** A seekable stream over bytes, as FSDataInputStream is. */
-  private static final class SeekableBytes extends ByteArrayInputStream implements Seekable {
-    SeekableBytes(byte[] b) {
-      super(b);
-    }
-
-    @Override
-    public void seek(long p) {
-      pos = (int) p;
-    }
-
-    @Override
-    public long getPos() {
-      return pos;
-    }
-
-    @Override
-    public boolean seekToNewSource(long targetPos) {
-      return false;
-    }
   }
 
   private static byte[] unit(byte[] gz, GzipIndex index, GzipIndexDecoder decoder, int i) throws IOException {

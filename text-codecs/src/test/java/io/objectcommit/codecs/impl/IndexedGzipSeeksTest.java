@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.codecs.CodecConstants;
 import io.objectcommit.codecs.GzipIndexes;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Seekable;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.util.ReflectionUtils;
@@ -32,33 +29,6 @@ class IndexedGzipSeeksTest {
 
   @TempDir
   Path dir;
-
-  /** A seekable stream over bytes that records each seek to before where it is (as FSDataInputStream over S3A). */
-  private static final class SeekRecording extends ByteArrayInputStream implements Seekable {
-    final List<String> backward = new ArrayList<>();
-
-    SeekRecording(byte[] b) {
-      super(b);
-    }
-
-    @Override
-    public void seek(long p) {
-      if (p < pos) {
-        backward.add(pos + " -> " + p);
-      }
-      pos = (int) p;
-    }
-
-    @Override
-    public long getPos() {
-      return pos;
-    }
-
-    @Override
-    public boolean seekToNewSource(long targetPos) {
-      return false;
-    }
-  }
 
   @Test
   void noSplitSeeksBack() throws IOException {
@@ -81,7 +51,7 @@ class IndexedGzipSeeksTest {
       for (long start = 0; start < gz.length; start += split) {
         long end = Math.min(gz.length, start + split);
         InputFileBlockHolder$.MODULE$.set(file.toUri().toString(), start, end - start);
-        SeekRecording in = new SeekRecording(gz);
+        SeekableBytes in = new SeekableBytes(gz);
         try (InputStream s = SplitStreams.open(in, gzip.createDecompressor(), start, end, gzip, conf)) {
           byte[] buf = new byte[1 << 16];
           for (int n; (n = s.read(buf)) >= 0; ) {

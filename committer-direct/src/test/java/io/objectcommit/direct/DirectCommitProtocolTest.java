@@ -387,7 +387,7 @@ class DirectCommitProtocolTest {
   @ValueSource(booleans = {true, false})
   void theCleanupCommandRemovesAJobThatNeverCommitted(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.setUpJob();
+    h.setUpJob();
     Harness.Attempt t0 = h.attempt(0, 0);
     t0.write(0);
     t0.commit();

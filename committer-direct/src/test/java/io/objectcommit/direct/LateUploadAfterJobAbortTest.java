@@ -304,7 +304,7 @@ class LateUploadAfterJobAbortTest {
   @ValueSource(booleans = {true, false})
   void taskCommitCostsOneGetOfTheMarkerPerTaskNotPerFile(boolean parquet) throws Exception {
     Harness h = new Harness(parquet);
-    PathOutputCommitter driver = h.setUpJob();
+    h.setUpJob();
     InMemoryRequestCounts before = h.store.counts();
     Harness.Attempt t = h.attempt(0, 0);
     for (int c = 0; c < 5; c++) {

@@ -3,18 +3,13 @@ package io.objectcommit.direct.impl;
 import io.objectcommit.commit.JobAbortMarker;
 import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.direct.DirectCommitterOptions;
-import io.objectcommit.direct.OverlappingAbortException;
 import io.objectcommit.direct.SupersededAttemptException;
-import io.objectcommit.direct.files.AttemptEntry;
-import io.objectcommit.direct.files.CommittedFile;
-import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.files.FileGroup;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.spark.SparkRuntime;
 import io.objectcommit.store.statistics.StoreStatistics;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.PathIOException;
 import org.slf4j.Logger;
@@ -33,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One task attempt's writing: creates output streams onto final keys, declares each new file group in the task
- * record before uploading its first file, remembers every file uploaded, and commits or aborts the attempt.
+ * record before uploading its first file, remembers every file uploaded, and commits or aborts the attempt. Its
+ * changes to the task record, and what each deletes, are {@link AttemptRecord}'s.
  *
  * <p>Requests of a task that writes F files in one directory and no earlier attempt: one exclusive PUT of the
  * task record (the declaration), F uploads, at commit one GET of the job-abort marker (a 404) and one conditional
@@ -54,17 +49,13 @@ import org.slf4j.LoggerFactory;
 public final class AttemptWriter implements Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AttemptWriter.class);
-  /** How long a commit waits for another attempt's abort that is deleting keys it also wrote. */
-  static final long ABORT_WAIT_MS = 30_000;
-  static final long ABORT_POLL_MS = 200;
 
   private final String attemptId;
-  private final String taskName;
   private final String jobId;
   private final OutputLocation location;
   private final ObjectStore store;
   private final DirectCommitterOptions options;
-  private final TaskRecordHandle record;
+  private final AttemptRecord record;
   private final JobAbortMarker abortMarker;
   private final Set<FileGroup> declared = new LinkedHashSet<>();
   private final Map<String, Long> files = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -81,22 +72,13 @@ public final class AttemptWriter implements Closeable {
       DirectCommitterOptions options, boolean taskAttempt) {
     this.taskAttempt = taskAttempt;
     this.attemptId = attemptId;
-    this.taskName = taskName;
     this.jobId = jobId;
     this.location = location;
     this.store = store;
     this.options = options;
-    this.record = new TaskRecordHandle(store, location.taskRecordKey(jobId, taskName), options.casAttempts());
+    this.record = new AttemptRecord(attemptId, taskName, jobId, store, location.taskRecordKey(jobId, taskName),
+        options.casAttempts());
     this.abortMarker = location.abortMarker(jobId);
-  }
-
-  /** A change found the task record gone although this attempt had declared files in it (see the class comment). */
-  private static final class RecordGone extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    RecordGone(String path) {
-      super(path + ": the task record is gone");
-    }
   }
 
   /**
@@ -180,23 +162,9 @@ public final class AttemptWriter implements Closeable {
     if (declared.contains(g)) {
       return;
     }
-    List<String> known = snapshotFiles();
-    boolean declaredBefore = !declared.isEmpty();
     try {
-      record.update(current -> {
-        if (current == null && declaredBefore) {
-          throw new RecordGone(record.path());
-        }
-        DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
-        fence(r);
-        AttemptEntry e = r.entryOrNew(attemptId);
-        if (!e.groups.contains(g)) {
-          e.groups.add(g);
-        }
-        e.files = known;
-        return r;
-      });
-    } catch (RecordGone gone) {
+      record.declare(g, snapshotFiles(), !declared.isEmpty());
+    } catch (AttemptRecord.RecordGone gone) {
       throw recordGone(gone, "declaring " + store.pathOf(key));
     }
     declared.add(g);
@@ -206,7 +174,7 @@ public final class AttemptWriter implements Closeable {
    * The task record vanished under this attempt: deleted by job abort (the marker exists: the attempt deletes its
    * files and fails with {@link JobAbortedException}) or by job commit or the cleanup command (nothing deleted).
    */
-  private IOException recordGone(RecordGone gone, String during) throws IOException {
+  private IOException recordGone(AttemptRecord.RecordGone gone, String during) throws IOException {
     if (abortMarker.exists(store)) {
       return abortedByJob(during);
     }
@@ -233,7 +201,7 @@ public final class AttemptWriter implements Closeable {
     Leftovers.delete(store, mine, "task attempt " + attemptId + " of aborted job " + jobId);
     files.clear();
     try {
-      removeFromRecord();
+      record.removeAfterJobAbort();
     } catch (IOException e) {
       LOG.warn("Task attempt {}: could not remove its entry from the task record {} of aborted job {} ({}); the"
           + " cleanup command removes it", attemptId, record.path(), jobId, e.toString());
@@ -243,50 +211,12 @@ public final class AttemptWriter implements Closeable {
         + abortMarker.path(store) + " and deleted the " + mine.size() + " file(s) it had uploaded");
   }
 
-  /** After the job was aborted: this attempt's entry marked ABORTED, or the record deleted if nothing else is in it. */
-  private void removeFromRecord() throws IOException {
-    boolean[] deleteRecord = {false};
-    record.reload(); // what other attempts recorded since this attempt's last write decides whether to delete it
-    record.update(current -> {
-      deleteRecord[0] = false;
-      if (current == null) {
-        return null;
-      }
-      boolean otherCommitted = current.committedAttempt != null && !current.committedAttempt.equals(attemptId);
-      boolean othersLive = current.attempts.stream()
-          .anyMatch(e -> !e.attempt.equals(attemptId) && e.state != AttemptEntry.State.ABORTED);
-      boolean others = otherCommitted || othersLive;
-      if (!others) {
-        deleteRecord[0] = true;
-        return null;
-      }
-      AttemptEntry me = current.entryOrNew(attemptId);
-      me.state = AttemptEntry.State.ABORTED;
-      me.files = new ArrayList<>();
-      return current;
-    });
-    if (deleteRecord[0]) {
-      store.delete(location.taskRecordKey(jobId, taskName));
-    }
-  }
-
   void uploaded(String key, long size) {
     files.put(key, size);
   }
 
   void streamEnded(DirectOutputStream s) {
     open.remove(s);
-  }
-
-  private void fence(DirectTaskRecord r) throws IOException {
-    if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
-      throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
-          + " already committed task " + taskName + " of job " + jobId);
-    }
-    AttemptEntry e = r.entry(attemptId).orElse(null);
-    if (e != null && e.state != AttemptEntry.State.WRITING) {
-      throw new SupersededAttemptException(record.path(), attemptId, "its task record says it was " + e.state);
-    }
   }
 
   private List<String> snapshotFiles() {
@@ -322,77 +252,12 @@ public final class AttemptWriter implements Closeable {
     List<FileGroup> groups = new ArrayList<>(declared);
     int taskCount = SparkRuntime.jvm().taskPartitions().orElse(0);
     try {
-      commitRecord(mine, groups, taskCount);
-    } catch (RecordGone gone) {
+      record.commit(mine, groups, taskCount, statistics().counters());
+    } catch (AttemptRecord.RecordGone gone) {
       throw recordGone(gone, "at task commit");
     }
     finished = true;
     LOG.info("Committed task attempt {}: {} file(s); store: {}", attemptId, mine.size(), statistics());
-  }
-
-  /**
-   * Records the commit, waiting up to {@link #ABORT_WAIT_MS} while another attempt of the task is still deleting,
-   * in its abort, keys this attempt wrote (that abort runs on another executor, usually for less than a second):
-   * once it has finished, whether this attempt's files survived can be told. One GET of the record per
-   * {@link #ABORT_POLL_MS}, only while such an abort is pending.
-   */
-  private void commitRecord(Map<String, Long> mine, List<FileGroup> groups, int taskCount) throws IOException {
-    long deadline = System.currentTimeMillis() + ABORT_WAIT_MS;
-    while (true) {
-      try {
-        commitRecordOnce(mine, groups, taskCount);
-        return;
-      } catch (OverlappingAbortException e) {
-        if (!e.pending() || System.currentTimeMillis() > deadline) {
-          throw e;
-        }
-        LOG.info("Task attempt {}: waiting for attempt {} to finish its abort before committing",
-            attemptId, e.abortingAttemptId());
-      }
-      try {
-        Thread.sleep(ABORT_POLL_MS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted waiting for another attempt's abort of task " + taskName);
-      }
-      record.reload();
-    }
-  }
-
-  private void commitRecordOnce(Map<String, Long> mine, List<FileGroup> groups, int taskCount) throws IOException {
-    record.update(current -> {
-      if (current == null && !groups.isEmpty()) {
-        throw new RecordGone(record.path());
-      }
-      DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
-      if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
-        throw new SupersededAttemptException(record.path(), attemptId, "attempt " + r.committedAttempt
-            + " already committed task " + taskName + " of job " + jobId);
-      }
-      OverlappingAborts.check(store, record.path(), attemptId, r, mine.keySet());
-      Set<String> doomed = new TreeSet<>();
-      for (AttemptEntry e : r.attempts) {
-        if (!e.attempt.equals(attemptId) && e.state == AttemptEntry.State.WRITING) {
-          Set<String> found = Leftovers.of(store, e);
-          doomed.addAll(found);
-          e.state = AttemptEntry.State.SUPERSEDED;
-          // keep what was found: a zombie's later files are probed from after these at job commit
-          e.files = new ArrayList<>(found);
-        }
-      }
-      doomed.removeAll(mine.keySet());
-      Leftovers.delete(store, doomed, "earlier attempts of task " + taskName + " (committing " + attemptId + ")");
-      AttemptEntry me = r.entryOrNew(attemptId);
-      me.state = AttemptEntry.State.COMMITTED;
-      me.groups = groups;
-      me.files = new ArrayList<>(mine.keySet());
-      r.committedAttempt = attemptId;
-      r.taskCount = taskCount;
-      r.committedFiles = new ArrayList<>();
-      mine.forEach((k, size) -> r.committedFiles.add(new CommittedFile(k, size)));
-      r.statistics = new LinkedHashMap<>(statistics().counters());
-      return r;
-    });
   }
 
   /** Aborts the attempt: open streams upload nothing, uploaded files are deleted (not those of a committed attempt). */
@@ -415,8 +280,8 @@ public final class AttemptWriter implements Closeable {
       return;
     }
     try {
-      abortRecord(mine);
-    } catch (RecordGone gone) {
+      record.abort(mine, !declared.isEmpty());
+    } catch (AttemptRecord.RecordGone gone) {
       IOException e = recordGone(gone, "at task abort");
       if (e instanceof JobAbortedException) {
         LOG.info("Aborted task attempt {}: {}", attemptId, e.getMessage());
@@ -431,77 +296,15 @@ public final class AttemptWriter implements Closeable {
     LOG.info("Aborted task attempt {}: deleted its {} file(s)", attemptId, mine.size());
   }
 
-  /**
-   * Records this attempt ABORTING with the keys it will delete (its files, less those of an attempt that committed),
-   * then deletes them, then records it ABORTED. The record is written before the first delete, so that the keys are
-   * chosen from the record as it stands when the abort takes effect: an attempt of the same task that commits
-   * later sees the abort and checks its own files ({@link OverlappingAborts}); one that committed earlier
-   * keeps its files. (Two attempts of a task write the same keys: deleting first, from an older copy of the record,
-   * could delete the file another attempt uploaded at that key meanwhile.)
-   */
-  private void abortRecord(List<String> mine) throws IOException {
-    boolean declaredAny = !declared.isEmpty();
-    List<String> doomed = new ArrayList<>();
-    record.reload(); // the change decides what to delete: from the stored record, not this attempt's last copy
-    record.update(current -> {
-      if (current == null && declaredAny) {
-        throw new RecordGone(record.path());
-      }
-      DirectTaskRecord r = current == null ? new DirectTaskRecord(jobId, taskName) : current;
-      Set<String> keep = r.committedAttempt != null && !r.committedAttempt.equals(attemptId) ? r.committedKeys()
-          : Set.of();
-      AttemptEntry me = r.entryOrNew(attemptId);
-      Set<String> keys = new TreeSet<>(mine);
-      keys.addAll(me.files);
-      keys.removeAll(keep);
-      if (attemptId.equals(r.committedAttempt)) {
-        r.committedAttempt = null;
-        r.committedFiles = new ArrayList<>();
-      }
-      me.state = AttemptEntry.State.ABORTING;
-      me.files = new ArrayList<>(keys);
-      doomed.clear();
-      doomed.addAll(keys);
-      return r;
-    });
-    Leftovers.delete(store, doomed, "aborted task attempt " + attemptId);
-    record.update(current -> {
-      if (current == null) {
-        return null;
-      }
-      current.entry(attemptId).ifPresent(me -> me.state = AttemptEntry.State.ABORTED);
-      return current;
-    });
-  }
-
   /** Aborts an attempt this JVM did not run: deletes what its entry in the task record accounts for. */
   void abortFromRecord() throws IOException {
-    record.update(current -> {
-      if (current == null || !current.entry(attemptId).isPresent()) {
-        return null;
-      }
-      DirectTaskRecord r = current;
-      AttemptEntry me = r.entry(attemptId).get();
-      Set<String> doomed = new TreeSet<>(Leftovers.of(store, me));
-      if (r.committedAttempt != null && !r.committedAttempt.equals(attemptId)) {
-        doomed.removeAll(r.committedKeys());
-      }
-      Leftovers.delete(store, doomed, "aborted task attempt " + attemptId + " (from its task record)");
-      if (attemptId.equals(r.committedAttempt)) {
-        r.committedAttempt = null;
-        r.committedFiles = new ArrayList<>();
-      }
-      me.state = AttemptEntry.State.ABORTED;
-      me.files = new ArrayList<>();
-      return r;
-    });
+    record.abortFromRecord();
     finished = true;
   }
 
   private boolean attemptCommitted() {
     try {
-      DirectTaskRecord r = record.read();
-      return r != null && attemptId.equals(r.committedAttempt);
+      return record.committed();
     } catch (IOException e) {
       // unknown: keep the files (deleting committed output would lose data); job commit/abort sorts them out
       LOG.warn("Task attempt {}: could not read its task record {} ({}); treating the attempt as committed and"

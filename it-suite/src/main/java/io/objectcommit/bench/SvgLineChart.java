@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * A log-log line chart as SVG (no dependencies), beside {@link SvgChart}'s bar charts: panels stacked vertically,
- * each with one line per series and the series named on the right; points with a non-positive coordinate are left
+ * each with one line per series and the series named on the right (objectcommit's in colours of their own); points with a non-positive coordinate are left
  * out (a log axis cannot show them).
  */
 final class SvgLineChart {
@@ -35,8 +35,9 @@ final class SvgLineChart {
   private static final int PLOT_WIDTH = 500;
   private static final int PLOT_HEIGHT = 260;
   private static final int PANEL_HEIGHT = PLOT_HEIGHT + 90;
-  private static final String[] COLOURS = {"#8c96a3", "#d9822b", "#7e57c2", "#c0392b", "#1b7f4b", "#2e86de",
-      "#16a085", "#6d4c41"};
+  /** objectcommit's lines in greens and blues, the stock components' in greys, oranges and reds (as SvgChart). */
+  private static final String[] OURS = {"#1b7f4b", "#2e86de", "#16a085", "#0b4f8a"};
+  private static final String[] STOCK = {"#8c96a3", "#d9822b", "#7e57c2", "#c0392b", "#6d4c41"};
 
   private SvgLineChart() {
   }
@@ -84,9 +85,10 @@ final class SvgLineChart {
     sb.append(text(LEFT + PLOT_WIDTH / 2, y0 + PLOT_HEIGHT + 34, SvgChart.escape(p.xLabel()),
         "text-anchor=\"middle\""));
     int legendY = y0 + 10;
-    for (int i = 0; i < p.series().size(); i++) {
-      Series s = p.series().get(i);
-      String colour = COLOURS[i % COLOURS.length];
+    int ours = 0;
+    int stock = 0;
+    for (Series s : p.series()) {
+      String colour = BenchCharts.ours(s.label()) ? OURS[ours++ % OURS.length] : STOCK[stock++ % STOCK.length];
       StringBuilder points = new StringBuilder();
       for (int k = 0; k < s.xs().size(); k++) {
         double x = s.xs().get(k);

@@ -72,7 +72,7 @@ final class CurveReport {
         sb.append(notRun(c.decision(), c.failure())).append(" | | | | |\n");
         continue;
       }
-      sb.append(String.format(Locale.ROOT, "%.2f | %,.1f | %.1f | %s | %s |%n", x.meanBatchMs() / 1000.0,
+      sb.append(String.format(Locale.ROOT, "%.2f | %,.1f | %,.1f | %s | %s |%n", x.meanBatchMs() / 1000.0,
           x.requestsPerBatch(), x.filesPerBatch(),
           Double.isNaN(x.requestsPerFile()) ? "-" : String.format(Locale.ROOT, "%.2f", x.requestsPerFile()),
           operations(x.requests(), x.batches())));

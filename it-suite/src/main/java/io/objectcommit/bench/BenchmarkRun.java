@@ -121,7 +121,7 @@ public final class BenchmarkRun {
    * The NFS-like mount of the "local-path backend on the NFS-like mount" contender (Linux default caching, the
    * given latency per round trip), or null where FUSE is unavailable (said on the console; not a failure).
    */
-  private static NfsLikeMount mountNfs(Path work, double latencyMs) {
+  static NfsLikeMount mountNfs(Path work, double latencyMs) {
     Optional<String> why = NfsLikeMount.unavailableReason();
     if (why.isPresent()) {
       Progress.say("no NFS-like mount contender: " + why.get());
@@ -137,7 +137,7 @@ public final class BenchmarkRun {
     }
   }
 
-  private static void closeNfs(NfsLikeMount nfs) {
+  static void closeNfs(NfsLikeMount nfs) {
     if (nfs == null) {
       return;
     }
@@ -173,7 +173,7 @@ public final class BenchmarkRun {
     Progress.say(what + " ... FAILED: " + e);
   }
 
-  private static Path mkdirs(Path dir) {
+  static Path mkdirs(Path dir) {
     try {
       return Files.createDirectories(dir);
     } catch (IOException e) {

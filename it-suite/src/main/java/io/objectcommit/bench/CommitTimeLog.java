@@ -24,13 +24,23 @@ public final class CommitTimeLog {
   private static final Pattern COMMITTED = Pattern.compile("Write Job \\S+ committed\\. Elapsed time: (\\d+) ms");
 
   private final AtomicLong lastMs = new AtomicLong(-1);
+  private final AtomicLong lastEndMillis = new AtomicLong(-1);
 
   private CommitTimeLog() {
   }
 
-  /** Installs the appender (once per JVM run of the benchmark). */
-  public static CommitTimeLog install() {
+  private static CommitTimeLog installed;
+
+  /**
+   * Installs the appender, once per JVM: a later call returns the same log (log4j2 keeps the first configuration
+   * of a logger name, so a second appender would never see a line).
+   */
+  public static synchronized CommitTimeLog install() {
+    if (installed != null) {
+      return installed;
+    }
     CommitTimeLog log = new CommitTimeLog();
+    installed = log;
     LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
     Configuration config = ctx.getConfiguration();
     AbstractAppender appender = new AbstractAppender("objectcommit-bench-commit-time", null, null, true,
@@ -39,6 +49,7 @@ public final class CommitTimeLog {
       public void append(LogEvent event) {
         long ms = parse(event.getMessage().getFormattedMessage());
         if (ms >= 0) {
+          log.lastEndMillis.set(event.getTimeMillis());
           log.lastMs.set(ms);
         }
       }
@@ -61,6 +72,7 @@ public final class CommitTimeLog {
   /** Forgets the last commit seen; call before a write. */
   public void reset() {
     lastMs.set(-1);
+    lastEndMillis.set(-1);
   }
 
   /** The commit time of the last write since {@link #reset()}. */
@@ -71,5 +83,11 @@ public final class CommitTimeLog {
           + " since the write started: is log4j2 the logging backend?");
     }
     return ms;
+  }
+
+  /** When the last commit since {@link #reset()} ended (wall clock ms: the commit line's log time). */
+  public long lastCommitEndMillis() {
+    lastCommitMs();
+    return lastEndMillis.get();
   }
 }

@@ -21,7 +21,8 @@ import org.apache.spark.sql.SparkSession;
  * default, takes a few minutes; {@code full} ({@code bin/run-benchmarks}) is the run of docs/benchmarks.md;
  * {@code soak [key=value ...]} ({@code bin/soak}) runs {@link SoakMain} instead, {@code codecs [key=value ...]}
  * ({@code bin/run-codec-benchmark}) {@link CodecBenchMain}, {@code readcache [key=value ...]}
- * ({@code bin/run-readcache-benchmark}) {@link ReadCacheMain}.
+ * ({@code bin/run-readcache-benchmark}) {@link ReadCacheMain}, {@code curves [key=value ...]}
+ * ({@code bin/run-cost-curves}) {@link CurvesMain}.
  */
 public final class MainJob {
 
@@ -43,6 +44,10 @@ public final class MainJob {
     if (args.length > 0 && args[0].equals("readcache")) {
       // bin/run-readcache-benchmark: the read-cache benchmark (ReadCacheMain), through the same exec execution
       System.exit(ReadCacheMain.run(List.of(args).subList(1, args.length)));
+    }
+    if (args.length > 0 && args[0].equals("curves")) {
+      // bin/run-cost-curves: the cost curves (CurvesMain), through the same exec execution as this job
+      System.exit(CurvesMain.run(List.of(args).subList(1, args.length)));
     }
     BenchSettings settings = BenchSettings.parse(List.of(args));
     int code = run(settings);

@@ -20,16 +20,12 @@ final class CurvesMain {
 
   static int run(List<String> args) throws Exception {
     CurveSettings settings = CurveSettings.parse(args);
-    String spark = org.apache.spark.package$.MODULE$.SPARK_VERSION();
-    String hadoop = org.apache.hadoop.util.VersionInfo.getVersion();
     long t0 = System.nanoTime();
-    say("cost curves: " + settings.describe() + "; Spark " + spark + ", Hadoop " + hadoop);
+    say("cost curves: " + settings.describe() + "; Spark " + BenchMachine.sparkVersion() + ", Hadoop "
+        + BenchMachine.hadoopVersion());
     try (RunningEndpoint running = S3Endpoints.shared()) {
       say("S3 endpoint: " + running.endpoint());
-      String machine = String.format(Locale.ROOT, "%d cores, %s, Spark %s, Hadoop %s",
-          Runtime.getRuntime().availableProcessors(), running.endpoint().isLocalStack() ? "LocalStack "
-              + running.endpoint().kind().name().toLowerCase(Locale.ROOT) + " mode" : "external S3 endpoint", spark,
-          hadoop);
+      String machine = BenchMachine.describe(running);
       CurveResults r = new CurveRun(settings, running.endpoint(), machine).run();
       System.out.println();
       System.out.println(Files.readString(settings.outputDir().toAbsolutePath().resolve("curves.md")));

@@ -7,7 +7,6 @@ import io.objectcommit.testsupport.RunningEndpoint;
 import io.objectcommit.testsupport.S3Endpoints;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The read-cache benchmark ({@code bin/run-readcache-benchmark}; docs/benchmarks.md, "Repeated reads by separate
@@ -21,15 +20,11 @@ final class ReadCacheMain {
 
   static int run(List<String> args) throws Exception {
     ReadBenchSettings settings = ReadBenchSettings.parse(args);
-    String spark = org.apache.spark.package$.MODULE$.SPARK_VERSION();
-    String hadoop = org.apache.hadoop.util.VersionInfo.getVersion();
-    say("read-cache benchmark: " + settings + "; Spark " + spark + ", Hadoop " + hadoop);
+    say("read-cache benchmark: " + settings + "; Spark " + BenchMachine.sparkVersion() + ", Hadoop "
+        + BenchMachine.hadoopVersion());
     try (RunningEndpoint running = S3Endpoints.shared()) {
       say("S3 endpoint: " + running.endpoint());
-      String machine = String.format(Locale.ROOT, "%d cores, %s, Spark %s, Hadoop %s",
-          Runtime.getRuntime().availableProcessors(), running.endpoint().isLocalStack() ? "LocalStack "
-              + running.endpoint().kind().name().toLowerCase(Locale.ROOT) + " mode" : "external S3 endpoint", spark,
-          hadoop);
+      String machine = BenchMachine.describe(running);
       ReadBenchResults r = new ReadCacheBenchmark(settings, running.endpoint(), machine).run();
       System.out.println();
       System.out.println(Files.readString(settings.outputDir().toAbsolutePath().resolve("readcache.md")));

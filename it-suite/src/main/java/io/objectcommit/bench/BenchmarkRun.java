@@ -155,15 +155,8 @@ public final class BenchmarkRun {
   }
 
   static void write(Path out, BenchResults results) {
-    try {
-      Files.createDirectories(out);
-      Files.writeString(out.resolve("bench.md"), MarkdownReport.render(results));
-      Files.writeString(out.resolve("bench.json"), Json.write(results.toMap()));
-      Files.writeString(out.resolve("bench.svg"), BenchCharts.render(results));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the benchmark reports to " + out, e);
-    }
-    Progress.say("reports: " + out.resolve("bench.md") + ", bench.json, bench.svg");
+    ReportFiles.write(out, "bench", MarkdownReport.render(results), Json.write(results.toMap()),
+        BenchCharts.render(results));
   }
 
   /** A contender that failed: reported (with its stack trace in the log) and in the results; the run goes on. */

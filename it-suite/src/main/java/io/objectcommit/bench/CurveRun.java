@@ -4,9 +4,6 @@ import io.objectcommit.testsupport.NfsLikeMount;
 import io.objectcommit.testsupport.S3Endpoint;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -185,14 +182,7 @@ public final class CurveRun {
   }
 
   static void write(Path out, CurveResults results) {
-    try {
-      Files.createDirectories(out);
-      Files.writeString(out.resolve("curves.md"), CurveReport.render(results));
-      Files.writeString(out.resolve("curves.json"), Json.write(results.toMap()));
-      Files.writeString(out.resolve("curves.svg"), CurveChart.render(results));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the cost-curve reports to " + out, e);
-    }
-    Progress.say("reports: " + out.resolve("curves.md") + ", curves.json, curves.svg");
+    ReportFiles.write(out, "curves", CurveReport.render(results), Json.write(results.toMap()),
+        CurveChart.render(results));
   }
 }

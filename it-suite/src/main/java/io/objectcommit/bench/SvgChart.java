@@ -86,7 +86,8 @@ final class SvgChart {
             y - 10, STOCK) + text(x + 138, y, "stock", "");
   }
 
-  private static String text(int x, int y, String content, String attributes) {
+  /** One SVG text element; {@code content} already escaped. */
+  static String text(int x, int y, String content, String attributes) {
     return String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\"%s>%s</text>%n", x, y,
         attributes.isEmpty() ? "" : " " + attributes, content);
   }

@@ -49,7 +49,7 @@ final class SvgLineChart {
         + " viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"12\">%n",
         WIDTH, height, WIDTH, height));
     sb.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
-    sb.append(text(12, 28, SvgChart.escape(title), "font-size=\"16\" font-weight=\"bold\""));
+    sb.append(SvgChart.text(12, 28, SvgChart.escape(title), "font-size=\"16\" font-weight=\"bold\""));
     int top = 50;
     for (Panel p : panels) {
       panel(sb, p, top);
@@ -60,29 +60,29 @@ final class SvgLineChart {
   }
 
   private static void panel(StringBuilder sb, Panel p, int top) {
-    sb.append(text(12, top + 16, SvgChart.escape(p.title()), "font-size=\"13\" font-weight=\"bold\""));
+    sb.append(SvgChart.text(12, top + 16, SvgChart.escape(p.title()), "font-size=\"13\" font-weight=\"bold\""));
     int y0 = top + 30;
     double[] xr = range(p.series(), true);
     double[] yr = range(p.series(), false);
     sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\""
         + " stroke=\"#444\"/>%n", LEFT, y0, PLOT_WIDTH, PLOT_HEIGHT));
     if (xr == null || yr == null) {
-      sb.append(text(LEFT + 10, y0 + 20, "no data", ""));
+      sb.append(SvgChart.text(LEFT + 10, y0 + 20, "no data", ""));
       return;
     }
     for (double d = xr[0]; d <= xr[1] + 1e-9; d++) {
       double x = LEFT + (d - xr[0]) / (xr[1] - xr[0]) * PLOT_WIDTH;
       sb.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>%n",
           x, y0, x, y0 + PLOT_HEIGHT));
-      sb.append(text((int) x, y0 + PLOT_HEIGHT + 16, tick(d), "text-anchor=\"middle\""));
+      sb.append(SvgChart.text((int) x, y0 + PLOT_HEIGHT + 16, tick(d), "text-anchor=\"middle\""));
     }
     for (double d = yr[0]; d <= yr[1] + 1e-9; d++) {
       double y = y0 + PLOT_HEIGHT - (d - yr[0]) / (yr[1] - yr[0]) * PLOT_HEIGHT;
       sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n",
           LEFT, y, LEFT + PLOT_WIDTH, y));
-      sb.append(text(LEFT - 6, (int) y + 4, tick(d), "text-anchor=\"end\""));
+      sb.append(SvgChart.text(LEFT - 6, (int) y + 4, tick(d), "text-anchor=\"end\""));
     }
-    sb.append(text(LEFT + PLOT_WIDTH / 2, y0 + PLOT_HEIGHT + 34, SvgChart.escape(p.xLabel()),
+    sb.append(SvgChart.text(LEFT + PLOT_WIDTH / 2, y0 + PLOT_HEIGHT + 34, SvgChart.escape(p.xLabel()),
         "text-anchor=\"middle\""));
     int legendY = y0 + 10;
     int ours = 0;
@@ -106,7 +106,7 @@ final class SvgLineChart {
           + " stroke-width=\"2\"/>%n", points.toString().trim(), colour));
       sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
           LEFT + PLOT_WIDTH + 16, legendY - 10, colour));
-      sb.append(text(LEFT + PLOT_WIDTH + 34, legendY, SvgChart.escape(s.label()), ""));
+      sb.append(SvgChart.text(LEFT + PLOT_WIDTH + 34, legendY, SvgChart.escape(s.label()), ""));
       legendY += 20;
     }
   }
@@ -136,10 +136,5 @@ final class SvgLineChart {
   private static String tick(double decade) {
     double v = Math.pow(10, decade);
     return v >= 1 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%s", v);
-  }
-
-  private static String text(int x, int y, String content, String attributes) {
-    return String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\"%s>%s</text>%n", x, y,
-        attributes.isEmpty() ? "" : " " + attributes, content);
   }
 }

@@ -1,0 +1,26 @@
+package io.objectcommit.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A benchmark's three reports: {@code <name>.md}, {@code <name>.json} and {@code <name>.svg} in one directory. */
+final class ReportFiles {
+
+  private ReportFiles() {
+  }
+
+  /** Writes them (the directory made if missing) and says where they are. */
+  static void write(Path out, String name, String markdown, String json, String svg) {
+    try {
+      Files.createDirectories(out);
+      Files.writeString(out.resolve(name + ".md"), markdown);
+      Files.writeString(out.resolve(name + ".json"), json);
+      Files.writeString(out.resolve(name + ".svg"), svg);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the " + name + " reports to " + out, e);
+    }
+    Progress.say("reports: " + out.resolve(name + ".md") + ", " + name + ".json, " + name + ".svg");
+  }
+}

@@ -29,6 +29,11 @@ final class Pacer {
   /** Accounts for {@code n} bytes that just passed, and waits until a link of the current rate would have. */
   void passed(int n) throws InterruptedIOException {
     total.add(n);
+    hold(n);
+  }
+
+  /** Waits until a link of the current rate would have carried {@code n} more bytes. */
+  private void hold(int n) throws InterruptedIOException {
     long rate = bytesPerSecond.getAsLong();
     if (rate <= 0 || n <= 0) {
       return;
@@ -48,16 +53,19 @@ final class Pacer {
 
   OutputStream wrap(OutputStream out) {
     return new FilterOutputStream(out) {
+      // counted before the write: a client that has read the last byte must find it counted
       @Override
       public void write(int b) throws IOException {
+        total.add(1);
         out.write(b);
-        passed(1);
+        hold(1);
       }
 
       @Override
       public void write(byte[] b, int off, int len) throws IOException {
+        total.add(len);
         out.write(b, off, len);
-        passed(len);
+        hold(len);
       }
     };
   }

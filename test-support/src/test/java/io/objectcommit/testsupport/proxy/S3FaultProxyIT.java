@@ -164,7 +164,6 @@ class S3FaultProxyIT {
     return req;
   }
 
-  /** A store that ignores conditional PUTs: the proxy drops If-None-Match, and a second exclusive create wins. */
   @Test
   void bandwidthHoldsEachConnectionToItsRateAndTheBytesAreCounted() throws IOException {
     byte[] big = new byte[1 << 20];
@@ -201,6 +200,7 @@ class S3FaultProxyIT {
     assertTrue(proxy.bytesFromClients() >= big.length, "bytes from the client: " + proxy.bytesFromClients());
   }
 
+  /** A store that ignores conditional PUTs: the proxy drops If-None-Match, and a second exclusive create wins. */
   @Test
   void droppedConditionsMakeTheStoreIgnoreThem() {
     // a header removed from a signed request breaks its signature: only a store that does not check them

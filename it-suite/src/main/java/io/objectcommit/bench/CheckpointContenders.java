@@ -38,11 +38,11 @@ public final class CheckpointContenders {
    */
   public static List<CheckpointContender> all(Path localRoot, Path nfsMount, double nfsLatencyMs) {
     List<CheckpointContender> all = new ArrayList<>(List.of(
-        s3a("s3a:// FileContext manager (Spark default)", null),
+        s3a(Targets.STOCK_DEFAULT, null),
         s3a("s3a:// FileSystem-based manager", fileSystemBasedManager()),
         s3a("s3a:// AbortableStream manager (spark-hadoop-cloud)",
             "org.apache.spark.internal.io.cloud.AbortableStreamBasedCheckpointFileManager"),
-        new CheckpointContender("objectcommit ckpt:// S3 backend", where -> "ckpt://" + where + "checkpoint",
+        new CheckpointContender(Targets.CKPT_S3, where -> "ckpt://" + where + "checkpoint",
             ckpt(), true),
         local(localRoot)));
     if (nfsMount != null) {
@@ -92,7 +92,7 @@ public final class CheckpointContenders {
         root.toAbsolutePath().toString());
     // The run's S3 location names a fresh directory under the one mount, so that the cached FileSystem of the
     // authority serves every run.
-    return new CheckpointContender("objectcommit ckpt:// local-path backend (EFS stand-in)",
+    return new CheckpointContender(Targets.CKPT_LOCAL,
         where -> "ckpt://" + LOCAL_AUTHORITY + "/" + where.replace('/', '_') + "/checkpoint", m, false);
   }
 

@@ -50,13 +50,13 @@ public final class WriteContenders {
   }
 
   static WriteContender direct() {
-    return new WriteContender("objectcommit direct",
+    return new WriteContender(Targets.DIRECT,
         Map.of("spark.sql.parquet.output.committer.class", "io.objectcommit.direct.DirectParquetOutputCommitter",
             SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
   }
 
   static WriteContender staging(Path buffers) {
-    return new WriteContender("objectcommit staging", Map.of(
+    return new WriteContender(Targets.STAGING, Map.of(
         "spark.sql.parquet.output.committer.class", "io.objectcommit.staging.StagingParquetOutputCommitter",
         SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL,
         "spark.hadoop.fs.objectcommit.staging.buffer.dirs", buffers.toAbsolutePath().toString(),

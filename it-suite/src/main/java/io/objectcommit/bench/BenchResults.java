@@ -58,12 +58,7 @@ public record BenchResults(BenchSettings settings, String date, String machine, 
       r.put("shape", w.shape());
       r.put("files", w.files());
       r.put("contender", w.contender());
-      r.put("jobMs", w.jobMs());
-      r.put("commitMs", w.commitMs());
-      r.put("requests", w.requests().total());
-      r.put("requestsPerFile", w.requestsPerFile());
-      r.put("requestsByOperation", w.requests().byOperation());
-      r.put("notFound", w.requests().notFound());
+      w.putNumbers(r);
       return r;
     }).toList());
     m.put("checkpoint", checkpoints.stream().map(c -> {
@@ -71,14 +66,7 @@ public record BenchResults(BenchSettings settings, String date, String machine, 
       r.put("partitions", c.partitions());
       r.put("contender", c.contender());
       r.put("stateStore", c.stateStore().key());
-      r.put("batchMs", c.batchMs());
-      r.put("meanBatchMs", c.meanBatchMs());
-      r.put("requests", c.requests().total());
-      r.put("requestsPerBatch", c.requestsPerBatch());
-      r.put("filesWritten", c.filesWritten());
-      r.put("requestsPerFile", c.requestsPerFile());
-      r.put("requestsByOperation", c.requests().byOperation());
-      r.put("notFound", c.requests().notFound());
+      c.putNumbers(r);
       return r;
     }).toList());
     m.put("failures", failures);

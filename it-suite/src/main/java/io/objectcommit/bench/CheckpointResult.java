@@ -1,6 +1,7 @@
 package io.objectcommit.bench;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One checkpoint contender's measured micro-batches at one shuffle partition count (micro-batch 0, which
@@ -53,5 +54,17 @@ public record CheckpointResult(int partitions, String contender, List<Long> batc
   /** Requests per checkpoint file written, NaN when no file was seen. */
   public double requestsPerFile() {
     return filesWritten == 0 ? Double.NaN : requests.total() / (double) filesWritten;
+  }
+
+  /** Puts this checkpoint run's numbers into a report's JSON object (both reports name them the same). */
+  void putNumbers(Map<String, Object> r) {
+    r.put("batchMs", batchMs);
+    r.put("meanBatchMs", meanBatchMs());
+    r.put("requests", requests.total());
+    r.put("requestsPerBatch", requestsPerBatch());
+    r.put("filesWritten", filesWritten);
+    r.put("requestsPerFile", requestsPerFile());
+    r.put("requestsByOperation", requests.byOperation());
+    r.put("notFound", requests.notFound());
   }
 }

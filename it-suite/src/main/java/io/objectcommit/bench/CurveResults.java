@@ -62,12 +62,7 @@ public record CurveResults(CurveSettings settings, String date, String machine, 
       r.put("contender", w.contender());
       decision(r, w.decision());
       if (w.result() != null) {
-        r.put("jobMs", w.result().jobMs());
-        r.put("commitMs", w.result().commitMs());
-        r.put("requests", w.result().requests().total());
-        r.put("requestsPerFile", w.result().requestsPerFile());
-        r.put("requestsByOperation", w.result().requests().byOperation());
-        r.put("notFound", w.result().requests().notFound());
+        w.result().putNumbers(r);
       }
       if (w.heap() != null) {
         r.put("heapBeforeCommitBytes", w.heap().beforeBytes());
@@ -83,13 +78,7 @@ public record CurveResults(CurveSettings settings, String date, String machine, 
       r.put("contender", c.contender());
       decision(r, c.decision());
       if (c.result() != null) {
-        r.put("batchMs", c.result().batchMs());
-        r.put("meanBatchMs", c.result().meanBatchMs());
-        r.put("requests", c.result().requests().total());
-        r.put("requestsPerBatch", c.result().requestsPerBatch());
-        r.put("filesWritten", c.result().filesWritten());
-        r.put("requestsPerFile", c.result().requestsPerFile());
-        r.put("requestsByOperation", c.result().requests().byOperation());
+        c.result().putNumbers(r);
       }
       r.put("failure", c.failure());
       return r;

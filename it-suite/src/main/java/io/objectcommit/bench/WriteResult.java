@@ -1,5 +1,7 @@
 package io.objectcommit.bench;
 
+import java.util.Map;
+
 /**
  * One contender's write of one shape.
  *
@@ -15,5 +17,15 @@ public record WriteResult(String shape, int files, String contender, long jobMs,
   /** Requests per file written. */
   public double requestsPerFile() {
     return requests.total() / (double) files;
+  }
+
+  /** Puts this write's numbers into a report's JSON object (both reports name them the same). */
+  void putNumbers(Map<String, Object> r) {
+    r.put("jobMs", jobMs);
+    r.put("commitMs", commitMs);
+    r.put("requests", requests.total());
+    r.put("requestsPerFile", requestsPerFile());
+    r.put("requestsByOperation", requests.byOperation());
+    r.put("notFound", requests.notFound());
   }
 }

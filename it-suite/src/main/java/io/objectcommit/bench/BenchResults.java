@@ -49,10 +49,7 @@ public record BenchResults(BenchSettings settings, String date, String machine, 
 
   /** As plain maps and lists, for {@link Json}. */
   public Map<String, Object> toMap() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("date", date);
-    m.put("machine", machine);
-    m.put("settings", new LinkedHashMap<>(settings.describe()));
+    Map<String, Object> m = ReportFiles.jsonHeader(date, machine, settings.describe());
     m.put("write", writes.stream().map(w -> {
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("shape", w.shape());

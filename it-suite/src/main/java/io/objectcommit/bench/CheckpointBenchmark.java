@@ -70,7 +70,7 @@ final class CheckpointBenchmark {
     BatchInput input = new BatchInput(workDir.resolve("input-" + (++runs)));
     try (S3TestBucket bucket = S3TestBucket.create(upstream, "bench-ckpt", SHARED_BUCKET);
         SparkSession spark = SparkSessions.local("objectcommit-bench-checkpoint", master,
-            proxy.endpoint().s3aOptions(), conf)) {
+            BenchFileSystems.cached(proxy.endpoint().s3aOptions()), conf)) {
       String location = contender.location().apply(bucket.name() + "/" + bucket.prefix());
       StreamingQuery q = SparkCompat.option(spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
           .csv(input.dir().toString())
@@ -106,6 +106,8 @@ final class CheckpointBenchmark {
       throw new IllegalStateException(contender.name() + " at " + partitions + " partitions: the query did not stop", e);
     } catch (IOException e) {
       throw new UncheckedIOException(contender.name() + ": cannot list the checkpoint", e);
+    } finally {
+      BenchFileSystems.closeAll();
     }
   }
 

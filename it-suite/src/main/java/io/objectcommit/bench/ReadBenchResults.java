@@ -105,9 +105,7 @@ public record ReadBenchResults(ReadBenchSettings settings, String date, String m
 
   /** As JSON-ready maps and lists. */
   Map<String, Object> toMap() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("date", date);
-    m.put("machine", machine);
+    Map<String, Object> m = ReportFiles.jsonHeader(date, machine, null);
     m.put("proxy", settings.proxyDescription());
     m.put("master", settings.master());
     m.put("runs_per_contender", settings.runs());

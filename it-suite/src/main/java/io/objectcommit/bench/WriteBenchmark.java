@@ -62,6 +62,7 @@ final class WriteBenchmark {
       return new WriteResult(shape.label(), shape.files(), contender.name(), jobMs, commitMs, requests);
       } finally {
         spark.stop();
+        BenchFileSystems.closeAll();
       }
     }
   }
@@ -76,7 +77,7 @@ final class WriteBenchmark {
   }
 
   private Map<String, String> proxyOptions() {
-    return proxy.endpoint().s3aOptions();
+    return BenchFileSystems.cached(proxy.endpoint().s3aOptions());
   }
 
   private static void check(S3TestBucket bucket, WriteShape shape, WriteContender contender) {

@@ -46,8 +46,7 @@ final class Targets {
 
   static List<Outcome> evaluate(BenchResults r) {
     List<Outcome> out = new ArrayList<>();
-    Optional<String> mostFiles = r.writes().stream().max(Comparator.comparingInt(WriteResult::files))
-        .map(WriteResult::shape);
+    Optional<String> mostFiles = shapeWithMostFiles(r);
     mostFiles.ifPresent(shape -> staging(r.writesOf(shape), shape).ifPresent(out::add));
     for (String shape : r.shapes()) {
       directTime(r.writesOf(shape), shape).ifPresent(out::add);
@@ -67,8 +66,8 @@ final class Targets {
     List<Outcome> out = new ArrayList<>();
     r.partitionCounts().stream().max(Integer::compare).ifPresent(p -> {
       List<CheckpointResult> rs = r.checkpointsAt(p, StateStoreChoice.DEFAULT);
-      Optional<CheckpointResult> s3 = rs.stream().filter(c -> c.contender().equals(CKPT_S3)).findFirst();
-      Optional<CheckpointResult> local = rs.stream().filter(c -> c.contender().equals(CKPT_LOCAL)).findFirst();
+      Optional<CheckpointResult> s3 = checkpointOf(rs, CKPT_S3);
+      Optional<CheckpointResult> local = checkpointOf(rs, CKPT_LOCAL);
       s3.ifPresent(o -> out.add(new Outcome("checkpoint S3 backend: at most 1.1 requests per checkpoint file ("
           + p + " partitions)" + ROUND_TWO, o.requestsPerFile() <= 1.1, String.format("%.2f requests per file"
               + " (%,.1f requests and %,.1f files per micro-batch)", o.requestsPerFile(), o.requestsPerBatch(),
@@ -83,8 +82,7 @@ final class Targets {
     });
     Optional<String> fewestFiles = r.writes().stream().min(Comparator.comparingInt(WriteResult::files))
         .map(WriteResult::shape);
-    Optional<String> mostFiles = r.writes().stream().max(Comparator.comparingInt(WriteResult::files))
-        .map(WriteResult::shape);
+    Optional<String> mostFiles = shapeWithMostFiles(r);
     fewestFiles.ifPresent(shape -> {
       List<WriteResult> rs = r.writesOf(shape);
       find(rs, DIRECT).ifPresent(d -> out.add(new Outcome("direct: job commit at most 1.0 s (" + shape + ")"
@@ -122,6 +120,15 @@ final class Targets {
             apart * 100)));
   }
 
+  /** The small-file shape: the write shape with the most files. */
+  private static Optional<String> shapeWithMostFiles(BenchResults r) {
+    return r.writes().stream().max(Comparator.comparingInt(WriteResult::files)).map(WriteResult::shape);
+  }
+
+  private static Optional<CheckpointResult> checkpointOf(List<CheckpointResult> rs, String name) {
+    return rs.stream().filter(c -> c.contender().equals(name)).findFirst();
+  }
+
   private static Optional<WriteResult> find(List<WriteResult> rs, String name) {
     return rs.stream().filter(w -> w.contender().equals(name)).findFirst();
   }
@@ -156,8 +163,8 @@ final class Targets {
   }
 
   private static List<Outcome> checkpoint(List<CheckpointResult> rs, int partitions) {
-    Optional<CheckpointResult> ours = rs.stream().filter(c -> c.contender().equals(CKPT_S3)).findFirst();
-    Optional<CheckpointResult> stock = rs.stream().filter(c -> c.contender().equals(STOCK_DEFAULT)).findFirst();
+    Optional<CheckpointResult> ours = checkpointOf(rs, CKPT_S3);
+    Optional<CheckpointResult> stock = checkpointOf(rs, STOCK_DEFAULT);
     if (ours.isEmpty() || stock.isEmpty()) {
       return List.of();
     }

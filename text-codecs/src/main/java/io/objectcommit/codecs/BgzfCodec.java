@@ -2,6 +2,7 @@ package io.objectcommit.codecs;
 
 import io.objectcommit.codecs.impl.BgzfOutputStream;
 import io.objectcommit.codecs.impl.CodecOptions;
+import io.objectcommit.codecs.impl.RangedInput;
 import io.objectcommit.codecs.impl.SplitStreams;
 import io.objectcommit.codecs.impl.UnusedCompressor;
 import java.io.IOException;
@@ -58,7 +59,8 @@ public class BgzfCodec implements SplittableCompressionCodec, Configurable {
   public SplitCompressionInputStream createInputStream(InputStream seekableIn, Decompressor decompressor, long start,
       long end, READ_MODE readMode) throws IOException {
     // both read modes get block-aligned reads: BYBLOCK's contract, and harmless for CONTINUOUS
-    return SplitStreams.open(seekableIn, decompressor, start, end, gzip(),
+    InputStream in = RangedInput.open(seekableIn, start, end, conf, options);
+    return SplitStreams.open(in, decompressor, start, end, gzip(),
         options.useGzipIndex() && conf != null ? conf : null);
   }
 

@@ -138,4 +138,18 @@ public final class CodecConstants {
 
   /** The largest {@link #GZIP_INDEX_SPACING}: {@value} (64 MiB). */
   public static final int GZIP_INDEX_MAX_SPACING = 64 << 20;
+
+  /**
+   * Whether a split read in a Spark task fetches only the bytes it needs, {@code true} or {@code false}: {@value}.
+   * With {@code true}, where the file system's stream takes a read-ahead ({@code s3a://}), each split opens the file
+   * once more with the random read policy and asks for its own byte range in one request (plus a few kilobytes at
+   * offset 0 for the file's first header, and requests that grow from 64 KiB for a last record beyond the range);
+   * with {@code false} the split reads the stream Hadoop opened, whose request on S3A runs to the end of the object
+   * and is cut when the split closes it, after the bytes in flight were sent. File systems whose streams take no
+   * read-ahead (the local file system) are read as with {@code false}.
+   */
+  public static final String BOUNDED_READS = "fs.objectcommit.codecs.bounded-reads";
+
+  /** Default of {@link #BOUNDED_READS}: {@value}. */
+  public static final boolean BOUNDED_READS_DEFAULT = true;
 }

@@ -3,6 +3,7 @@ package io.objectcommit.codecs;
 import io.objectcommit.codecs.files.GzipIndex;
 import io.objectcommit.codecs.impl.CodecOptions;
 import io.objectcommit.codecs.impl.GzipIndexBuilder;
+import io.objectcommit.codecs.impl.GzipIndexCache;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +15,7 @@ import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.functional.FutureIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,13 +70,18 @@ public final class GzipIndexes {
   public static Optional<GzipIndex> find(Path file, Configuration conf) throws IOException {
     FileSystem fs = file.getFileSystem(conf);
     Path at = indexPath(file);
-    byte[] bytes;
-    try (InputStream in = fs.open(at)) {
-      bytes = in.readAllBytes();
+    FileStatus stored;
+    try {
+      stored = fs.getFileStatus(at);
     } catch (FileNotFoundException none) {
       return Optional.empty();
     }
-    GzipIndex index = GzipIndex.CODEC.fromBytes(bytes, at.toString());
+    // this JVM's other splits of the file read the same version of the index: read once (GzipIndexCache)
+    GzipIndex index = GzipIndexCache.jvm().get(stored, () -> {
+      try (InputStream in = FutureIO.awaitFuture(fs.openFile(stored.getPath()).withFileStatus(stored).build())) {
+        return in.readAllBytes();
+      }
+    });
     FileStatus status = fs.getFileStatus(file);
     String etag = etag(status);
     if (status.getLen() != index.length || (index.etag != null && etag != null && !index.etag.equals(etag))) {

@@ -1,6 +1,7 @@
 package io.objectcommit.codecs;
 
 import io.objectcommit.codecs.impl.CodecOptions;
+import io.objectcommit.codecs.impl.RangedInput;
 import io.objectcommit.codecs.impl.SeekableZstdOutputStream;
 import io.objectcommit.codecs.impl.UnusedCompressor;
 import io.objectcommit.codecs.impl.UnusedDecompressor;
@@ -48,7 +49,7 @@ public class SeekableZstdCodec implements SplittableCompressionCodec, Configurab
   public SplitCompressionInputStream createInputStream(InputStream seekableIn, Decompressor decompressor, long start,
       long end, READ_MODE readMode) throws IOException {
     // both read modes get frame-aligned reads: BYBLOCK's contract, and harmless for CONTINUOUS
-    return ZstdSplitStreams.open(seekableIn, start, end);
+    return ZstdSplitStreams.open(RangedInput.open(seekableIn, start, end, conf, options), start, end);
   }
 
   @Override

@@ -7,9 +7,12 @@ import io.objectcommit.codecs.CodecConstants;
 import io.objectcommit.codecs.GzipIndexes;
 import io.objectcommit.codecs.files.GzipIndex;
 import io.objectcommit.it.SparkSessions;
+import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
+import io.objectcommit.testsupport.proxy.S3Operation;
+import io.objectcommit.testsupport.proxy.SeenRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -32,6 +36,8 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A plain gzip object on S3 with its index beside it ({@code objectcommit gzip-index}): Spark's text source and
@@ -42,6 +48,8 @@ import org.junit.jupiter.api.Test;
 @S3IntegrationTest
 @Tag(TestTags.COMPONENT)
 class IndexedGzipSparkIT {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexedGzipSparkIT.class);
 
   private static final long MAX_PARTITION_BYTES = 256 * 1024;
 
@@ -76,6 +84,64 @@ class IndexedGzipSparkIT {
   private static void put(FileSystem fs, Path path, byte[] bytes) throws IOException {
     try (FSDataOutputStream out = fs.create(path, true)) {
       out.write(bytes);
+    }
+  }
+
+  /**
+   * Each split asks S3 for its own units and little more ({@link CodecConstants#BOUNDED_READS}): the file's GETs ask
+   * for its bytes and, per split, at most the unit after its end (read whole: it holds the end of the split's last
+   * line) and 400 KiB; the index is read once by the JVM's tasks, not once per split.
+   */
+  @Test
+  void splitsAskForTheirOwnUnitsAndTheIndexIsReadOnce(S3TestBucket bucket) throws Exception {
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
+      Map<String, String> hadoop = new HashMap<>(proxied.s3aOptions());
+      hadoop.put(CodecConstants.HADOOP_CODECS, CodecConstants.BGZF_CODEC_CLASS);
+      hadoop.put(CodecConstants.BGZF_CLAIM_GZ, "true");
+      hadoop.put(CodecConstants.GZIP_INDEX, "use");
+      hadoop.put(CodecConstants.GZIP_INDEX_SPACING, Integer.toString(CodecConstants.GZIP_INDEX_MIN_SPACING));
+      try (SparkSession spark = SparkSessions.local("indexed-gzip-ranges-it", "local[2]", hadoop,
+          Map.of("spark.sql.files.maxPartitionBytes", Long.toString(4 * MAX_PARTITION_BYTES)))) {
+        Configuration conf = spark.sparkContext().hadoopConfiguration();
+        byte[] content = text(3, 12_000_000);
+        String relative = "ranges/day.gz";
+        Path file = new Path(bucket.s3a(relative));
+        FileSystem fs = file.getFileSystem(conf);
+        put(fs, file, gzip(content));
+        long length = fs.getFileStatus(file).getLen();
+        GzipIndex index = GzipIndexes.write(file, conf);
+        long largestUnit = 0;
+        for (int i = 1; i < index.checkpoints.size(); i++) {
+          largestUnit = Math.max(largestUnit,
+              index.checkpoints.get(i).byteOffset() - index.checkpoints.get(i - 1).byteOffset());
+        }
+        proxied.proxy().resetCounts();
+
+        Dataset<String> text = spark.read().text(file.toString()).as(Encoders.STRING());
+        List<String> read = new ArrayList<>(text.collectAsList());
+        Collections.sort(read);
+        assertEquals(sortedLines(content), read, "every line once");
+        int splits = text.rdd().getNumPartitions();
+        assertTrue(splits > 2, "several splits: " + splits);
+        String key = bucket.key(relative);
+        List<SeenRequest> gets = proxied.proxy().requests().stream()
+            .filter(r -> r.operation() == S3Operation.GET && r.request().key().equals(key))
+            .collect(Collectors.toList());
+        long requested = gets.stream().mapToLong(r -> r.requestedBytes(length)).sum();
+        long indexGets = proxied.proxy().requests().stream()
+            .filter(r -> r.operation() == S3Operation.GET
+                && r.request().key().equals(bucket.key("ranges/" + GzipIndexes.indexPath(file).getName())))
+            .count();
+        LOG.info("indexed gzip on S3, {} bytes in {} splits (units up to {} bytes): {} GETs asked for {} bytes"
+            + " ({}x); {} GETs of the index", length, splits, largestUnit, gets.size(), requested,
+            String.format("%.3f", (double) requested / length), indexGets);
+        if (SplittableTextSparkScenarios.takesReadahead(fs, file)) {
+          assertTrue(requested <= length + splits * (largestUnit + 400 * 1024), "the GETs asked for " + requested
+              + " bytes of a " + length + "-byte file in " + splits + " splits: "
+              + gets.stream().map(SeenRequest::range).collect(Collectors.toList()));
+        }
+        assertEquals(1, indexGets, "the index is read once by the JVM's tasks");
+      }
     }
   }
 

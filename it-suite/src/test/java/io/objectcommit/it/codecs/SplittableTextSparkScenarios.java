@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.codecs.CodecConstants;
 import io.objectcommit.it.SparkSessions;
+import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.proxy.S3Operation;
+import io.objectcommit.testsupport.proxy.SeenRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
+import org.apache.hadoop.fs.CanSetReadahead;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.api.java.JavaRDD;
@@ -46,6 +51,12 @@ abstract class SplittableTextSparkScenarios {
   private static final Logger LOG = LoggerFactory.getLogger(SplittableTextSparkScenarios.class);
 
   private static final long MAX_PARTITION_BYTES = 256 * 1024;
+
+  /** The pieces Spark reads in {@link #splitsOnS3AskForTheirOwnBytes}. */
+  private static final long RANGES_PIECE = 512 * 1024;
+
+  /** What a split may ask for beyond its own bytes in {@link #splitsOnS3AskForTheirOwnBytes}. */
+  private static final long RANGES_PER_SPLIT = 400 * 1024;
 
   @TempDir
   Path dir;
@@ -150,6 +161,23 @@ abstract class SplittableTextSparkScenarios {
         expected.size(), text.rdd().getNumPartitions(), rdd.getNumPartitions());
   }
 
+  /**
+   * Whether S3A's stream on this line takes a read-ahead, so that a split can bound its GETs
+   * ({@link CodecConstants#BOUNDED_READS}): the classic stream does; the Analytics Accelerator's (S3A's default from
+   * Hadoop 3.5, Spark 4.2) does not, and asks for its own ranges (a small object whole per stream), which is logged,
+   * not bounded. Also for {@link IndexedGzipSparkIT}.
+   */
+  static boolean takesReadahead(FileSystem fs, org.apache.hadoop.fs.Path file) throws IOException {
+    try (FSDataInputStream in = fs.open(file)) {
+      boolean takes = in.getWrappedStream() instanceof CanSetReadahead;
+      if (!takes) {
+        LOG.info("{}: S3A's stream {} takes no read-ahead: its GETs are its own, not bounded by the codecs", file,
+            in.getWrappedStream().getClass().getName());
+      }
+      return takes;
+    }
+  }
+
   /** How many lines each partition read (also for {@link IndexedGzipSparkIT}). */
   static List<Integer> linesPerPartition(JavaRDD<String> rdd) {
     return rdd.mapPartitions(lines -> {
@@ -190,6 +218,49 @@ abstract class SplittableTextSparkScenarios {
       assertTrue(perPartition.size() > 1, what + ": several partitions: " + perPartition);
       assertEquals(List.of(expected.size()), perPartition.subList(0, 1), what + ": all lines in the first: "
           + perPartition);
+    }
+  }
+
+  /**
+   * On S3 each split asks for its own bytes and little more ({@link CodecConstants#BOUNDED_READS}, on by default):
+   * the GETs of the file, read in pieces of {@value #RANGES_PIECE} bytes, ask for the file's bytes and at most
+   * {@value #RANGES_PER_SPLIT} more per split (the first header, the unit after the split's end). Hadoop's stream
+   * would ask each split's GET to run to the end of the object, and the header's too.
+   */
+  @Test
+  void splitsOnS3AskForTheirOwnBytes(S3TestBucket bucket) throws Exception {
+    Path local = writeSplittable(dir.resolve("ranges" + extension()), text());
+    long length = Files.size(local);
+    List<String> expected = expectedLines(local);
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket)) {
+      Map<String, String> hadoop = new HashMap<>(proxied.s3aOptions());
+      hadoop.put(CodecConstants.HADOOP_CODECS, codecClass());
+      try (SparkSession spark = SparkSessions.local(slug() + "-ranges-it", "local[2]", hadoop,
+          Map.of("spark.sql.files.maxPartitionBytes", Long.toString(RANGES_PIECE)))) {
+        String relative = "codecs/ranges" + extension();
+        String s3 = bucket.s3a(relative);
+        FileSystem fs = FileSystem.get(java.net.URI.create(s3), spark.sparkContext().hadoopConfiguration());
+        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(local.toUri()), new org.apache.hadoop.fs.Path(s3));
+        proxied.proxy().resetCounts();
+
+        Dataset<String> text = spark.read().text(s3).as(Encoders.STRING());
+        assertEquals(expected, sorted(text.collectAsList()), "the lines, each once");
+        int splits = text.rdd().getNumPartitions();
+        assertTrue(splits > 2, "several splits: " + splits);
+        String key = bucket.key(relative);
+        List<SeenRequest> gets = proxied.proxy().requests().stream()
+            .filter(r -> r.operation() == S3Operation.GET && r.request().key().equals(key))
+            .collect(Collectors.toList());
+        long requested = gets.stream().mapToLong(r -> r.requestedBytes(length)).sum();
+        LOG.info("{} on S3, {} bytes in {} splits: {} GETs asked for {} bytes ({}x)", format(), length, splits,
+            gets.size(), requested, String.format("%.3f", (double) requested / length));
+        assertTrue(requested >= length, "the whole file is read: " + requested);
+        if (takesReadahead(fs, new org.apache.hadoop.fs.Path(s3))) {
+          assertTrue(requested <= length + splits * RANGES_PER_SPLIT, "the GETs asked for " + requested
+              + " bytes of a " + length + "-byte file in " + splits + " splits: "
+              + gets.stream().map(SeenRequest::range).collect(Collectors.toList()));
+        }
+      }
     }
   }
 

@@ -86,7 +86,7 @@ final class ProxyConnection implements Runnable {
     if (op == S3Operation.GET || op == S3Operation.HEAD) {
       if (state.negativelyCached(path, plan)) {
         LOG.debug("proxy: negative-cached 404 for {}", s3);
-        proxy.counter().record(s3, 404, req.get("Referer"), req.get("User-Agent"));
+        proxy.counter().record(s3, 404, req.get("Referer"), req.get("User-Agent"), req.get("Range"));
         sendNotFound(s3, out, clientClose);
         return !clientClose;
       }
@@ -94,7 +94,7 @@ final class ProxyConnection implements Runnable {
       if (stale.isPresent()) {
         LOG.debug("proxy: stale version for {}", s3);
         int status = StaleResponse.send(stale.get(), op == S3Operation.HEAD, req.get("Range"), clientClose, out);
-        proxy.counter().record(s3, status, req.get("Referer"), req.get("User-Agent"));
+        proxy.counter().record(s3, status, req.get("Referer"), req.get("User-Agent"), req.get("Range"));
         return !clientClose;
       }
     }
@@ -183,7 +183,7 @@ final class ProxyConnection implements Runnable {
       }
       // Counted before the client sees the response: a test reading the counts right after its request
       // returned must find it.
-      proxy.counter().record(s3, status, req.get("Referer"), req.get("User-Agent"));
+      proxy.counter().record(s3, status, req.get("Referer"), req.get("User-Agent"), req.get("Range"));
       LOG.debug("proxy: {} {} ({}) -> {}", s3.method(), s3.path(), op, status);
       if (body != null) {
         resp.remove("Transfer-Encoding");
@@ -227,7 +227,7 @@ final class ProxyConnection implements Runnable {
   }
 
   private void sendError(ErrorKind kind, S3Request s3, HttpHead req, OutputStream out) throws IOException {
-    proxy.counter().record(s3, kind.status(), req.get("Referer"), req.get("User-Agent"));
+    proxy.counter().record(s3, kind.status(), req.get("Referer"), req.get("User-Agent"), req.get("Range"));
     if (kind == ErrorKind.RESET) {
       client.setSoLinger(true, 0);
       client.close();

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts answered requests by operation and status, and keeps each request with its {@code Referer} header (up
+ * Counts answered requests by operation and status, and keeps each request with its {@code Referer}, {@code User-Agent} and {@code Range} headers (up
  * to {@link #MAX_KEPT}: a long job's requests stay counted beyond it); thread-safe; snapshots are
  * {@link RequestCounts} and lists of {@link SeenRequest}.
  */
@@ -24,10 +24,10 @@ final class RequestCounter {
   private final List<SeenRequest> seen = new ArrayList<>();
   private long dropped;
 
-  synchronized void record(S3Request request, int status, String referrer, String userAgent) {
+  synchronized void record(S3Request request, int status, String referrer, String userAgent, String range) {
     counts.computeIfAbsent(request.operation(), k -> new TreeMap<>()).merge(status, 1L, Long::sum);
     if (seen.size() < MAX_KEPT) {
-      seen.add(new SeenRequest(request, status, referrer, userAgent));
+      seen.add(new SeenRequest(request, status, referrer, userAgent, range));
     } else if (dropped++ == 0) {
       LOG.warn("S3 fault proxy: more than {} requests since the last reset; later ones are counted, not kept",
           MAX_KEPT);

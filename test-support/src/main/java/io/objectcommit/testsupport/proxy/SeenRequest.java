@@ -10,7 +10,7 @@ import java.util.Map;
  * One request the proxy answered, as a test reads it afterwards: what it was ({@link S3Request}), the status it
  * got (0: connection reset by the proxy), its {@code Referer} header, where S3A and objectcommit put what a server
  * access log needs to attribute the request (null when the request had none), and its {@code User-Agent} (which
- * names the client: objectcommit's end with {@code objectcommit}). Immutable.
+ * names the client: objectcommit's end with {@code objectcommit}), and its {@code Range}. Immutable.
  */
 public final class SeenRequest {
 
@@ -18,12 +18,14 @@ public final class SeenRequest {
   private final int status;
   private final String referrer;
   private final String userAgent;
+  private final String range;
 
-  SeenRequest(S3Request request, int status, String referrer, String userAgent) {
+  SeenRequest(S3Request request, int status, String referrer, String userAgent, String range) {
     this.request = request;
     this.status = status;
     this.referrer = referrer;
     this.userAgent = userAgent;
+    this.range = range;
   }
 
   public S3Request request() {
@@ -46,6 +48,28 @@ public final class SeenRequest {
   /** Whether objectcommit sent it: its {@code User-Agent} names objectcommit (S3A's and Spark's do not). */
   public boolean fromObjectcommit() {
     return userAgent != null && userAgent.contains("objectcommit");
+  }
+
+  /** The {@code Range} header as sent (a GET of part of an object: {@code bytes=first-last}), or null. */
+  public String range() {
+    return range;
+  }
+
+  /**
+   * The bytes a GET of an object of {@code objectLength} bytes asked for: its {@code Range} ({@code bytes=a-b},
+   * {@code bytes=a-}, clipped to the object), or the whole object without one. The most the store can send for it.
+   */
+  public long requestedBytes(long objectLength) {
+    if (range == null || !range.startsWith("bytes=") || range.contains(",")) {
+      return objectLength;
+    }
+    String[] ends = range.substring("bytes=".length()).split("-", -1);
+    if (ends[0].isEmpty()) {
+      return Math.min(objectLength, Long.parseLong(ends[1].trim()));
+    }
+    long first = Long.parseLong(ends[0].trim());
+    long last = ends[1].trim().isEmpty() ? objectLength - 1 : Math.min(objectLength - 1, Long.parseLong(ends[1].trim()));
+    return Math.max(0, last - first + 1);
   }
 
   /** The {@code Referer} header as sent, or null. */

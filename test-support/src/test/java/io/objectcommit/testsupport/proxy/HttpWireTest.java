@@ -65,11 +65,11 @@ class HttpWireTest {
     RequestCounter c = new RequestCounter();
     S3Request put = S3Request.classify("PUT", "/b/k", null);
     S3Request head = S3Request.classify("HEAD", "/b/k", null);
-    c.record(put, 200, null, null);
-    c.record(head, 404, null, null);
+    c.record(put, 200, null, null, null);
+    c.record(head, 404, null, null, null);
     RequestCounts before = c.snapshot();
-    c.record(head, 404, "https://audit.example.org/hadoop/1/op_head/s-1/?op=op_head", "aws-sdk-java/1 objectcommit");
-    c.record(head, 200, null, null);
+    c.record(head, 404, "https://audit.example.org/hadoop/1/op_head/s-1/?op=op_head", "aws-sdk-java/1 objectcommit", null);
+    c.record(head, 200, null, null, "bytes=0-9");
     RequestCounts after = c.snapshot();
     assertEquals(4, after.total());
     assertEquals(2, after.of(S3Operation.HEAD, 404));
@@ -77,6 +77,9 @@ class HttpWireTest {
     assertEquals("total=2 HEAD=2(200:1,404:1)", after.minus(before).toString());
     assertEquals(4, c.seen().size());
     assertEquals(Map.of("op", "op_head"), c.seen().get(2).referrerParams());
+    assertEquals("bytes=0-9", c.seen().get(3).range());
+    assertEquals(10, c.seen().get(3).requestedBytes(100));
+    assertEquals(100, c.seen().get(0).requestedBytes(100), "no Range: the whole object");
     c.reset();
     assertEquals(0, c.snapshot().total());
     assertEquals(0, c.seen().size());

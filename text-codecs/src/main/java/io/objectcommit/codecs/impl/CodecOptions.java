@@ -12,7 +12,7 @@ public final class CodecOptions {
       new CodecOptions(CodecConstants.BGZF_CLAIM_GZ_DEFAULT, CodecConstants.BGZF_LEVEL_DEFAULT,
           CodecConstants.ZSTD_CLAIM_ZST_DEFAULT, CodecConstants.ZSTD_LEVEL_DEFAULT,
           CodecConstants.ZSTD_FRAME_SIZE_DEFAULT, CodecConstants.RECOMPRESS_PART_SIZE_DEFAULT, false,
-          CodecConstants.GZIP_INDEX_SPACING_DEFAULT);
+          CodecConstants.GZIP_INDEX_SPACING_DEFAULT, CodecConstants.BOUNDED_READS_DEFAULT);
 
   /** The smallest frame size accepted. */
   static final int MIN_ZSTD_FRAME_SIZE = 65536;
@@ -25,9 +25,10 @@ public final class CodecOptions {
   private final int partSize;
   private final boolean useGzipIndex;
   private final int gzipIndexSpacing;
+  private final boolean boundedReads;
 
   private CodecOptions(boolean claimGz, int level, boolean claimZst, int zstdLevel, int zstdFrameSize,
-      int partSize, boolean useGzipIndex, int gzipIndexSpacing) {
+      int partSize, boolean useGzipIndex, int gzipIndexSpacing, boolean boundedReads) {
     this.claimGz = claimGz;
     this.level = level;
     this.claimZst = claimZst;
@@ -36,6 +37,7 @@ public final class CodecOptions {
     this.partSize = partSize;
     this.useGzipIndex = useGzipIndex;
     this.gzipIndexSpacing = gzipIndexSpacing;
+    this.boundedReads = boundedReads;
   }
 
   public static CodecOptions from(Configuration conf) {
@@ -53,7 +55,8 @@ public final class CodecOptions {
             CodecConstants.RECOMPRESS_MIN_PART_SIZE, CodecConstants.RECOMPRESS_MAX_PART_SIZE),
         useIndex(conf),
         integer(conf, CodecConstants.GZIP_INDEX_SPACING, CodecConstants.GZIP_INDEX_SPACING_DEFAULT,
-            CodecConstants.GZIP_INDEX_MIN_SPACING, CodecConstants.GZIP_INDEX_MAX_SPACING));
+            CodecConstants.GZIP_INDEX_MIN_SPACING, CodecConstants.GZIP_INDEX_MAX_SPACING),
+        bool(conf, CodecConstants.BOUNDED_READS, CodecConstants.BOUNDED_READS_DEFAULT));
   }
 
   private static boolean useIndex(Configuration conf) {
@@ -73,6 +76,11 @@ public final class CodecOptions {
   /** The decoded bytes between checkpoints of a gzip index written ({@link CodecConstants#GZIP_INDEX_SPACING}). */
   public int gzipIndexSpacing() {
     return gzipIndexSpacing;
+  }
+
+  /** Whether a split in a Spark task reads only its byte range ({@link CodecConstants#BOUNDED_READS}). */
+  public boolean boundedReads() {
+    return boundedReads;
   }
 
   /** Whether the BGZF codec takes the {@code .gz} extension. */

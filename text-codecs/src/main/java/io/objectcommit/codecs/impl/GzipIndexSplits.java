@@ -49,6 +49,7 @@ public final class GzipIndexSplits {
       return new UnitSplitInputStream(in, start, end);
     }
     long offset = index.checkpoints.get(first).byteOffset();
+    RangedInput.expect(in, readEnd(index, end));
     BlockInput input = read;
     if (input == null || !input.canServe(offset, READ_SIZE)) {
       ((Seekable) in).seek(offset);
@@ -66,5 +67,18 @@ public final class GzipIndexSplits {
         decoder.close();
       }
     }
+  }
+
+  /**
+   * Where the bytes a split ending at {@code end} reads end: the unit that starts at or after its end is read whole
+   * (it holds the end of the split's last line), so up to the checkpoint after that unit's, or the file's end.
+   */
+  static long readEnd(GzipIndex index, long end) {
+    int last = GzipIndexDecoder.firstAtOrAfter(index, end);
+    if (last < 0 || last + 1 >= index.checkpoints.size()) {
+      return Long.MAX_VALUE;
+    }
+    // the byte that holds the checkpoint's first bits too
+    return index.checkpoints.get(last + 1).byteOffset() + 1;
   }
 }

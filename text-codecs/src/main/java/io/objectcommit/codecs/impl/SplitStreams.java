@@ -54,8 +54,10 @@ public final class SplitStreams {
       seekable.seek(0);
     }
     if (start == 0) {
+      RangedInput.expect(in, end + BgzfFormat.MAX_BLOCK_SIZE);
       return openFirst(in, decompressor, start, end, gzip, indexConf);
     }
+    RangedInput.expect(in, RangedInput.PROBE);
     byte[] head = readHeader(in);
     if (BgzfFormat.blockSize(head, 0, head.length) < 0) {
       SplitCompressionInputStream indexed = withIndex(in, null, start, end, indexConf);
@@ -66,6 +68,8 @@ public final class SplitStreams {
       return new WholeGzipSplitInputStream(in, null, start, end);
     }
     seekable.seek(start);
+    // the blocks that start in the split, and the one after it, which holds the end of its last line
+    RangedInput.expect(in, end + BgzfFormat.MAX_BLOCK_SIZE);
     BlockInput input = new BlockInput(in, start);
     BlockDecoder decoder = new BlockDecoder(input);
     boolean handedOver = false;
@@ -153,6 +157,7 @@ public final class SplitStreams {
       return indexed;
     }
     // plain gzip: Hadoop's gzip stream gets the bytes already read, then the rest of the file
+    RangedInput.expect(in, Long.MAX_VALUE);
     int buffered = input.bufferedFrom(0);
     // SequenceInputStream closes a stream it has read to the end: the file must stay open, Hadoop's line reader asks
     // its position after the last line (closed with this split's stream)

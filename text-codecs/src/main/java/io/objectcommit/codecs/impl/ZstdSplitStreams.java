@@ -37,6 +37,8 @@ public final class ZstdSplitStreams {
     if (seekable.getPos() != 0) {
       seekable.seek(0);
     }
+    // the split at 0 reads on from its header; another reads the header alone there
+    RangedInput.expect(in, start == 0 ? end + RangedInput.MIN_TAIL : RangedInput.PROBE);
     byte[] head = SplitStreams.readUpTo(in, ZstdFormat.MAX_HEADER_SIZE);
     if (head.length == 0) {
       // an empty file: no line
@@ -52,6 +54,7 @@ public final class ZstdSplitStreams {
       });
       if (!framed) {
         LOG.debug("zstd file not in frames of a known size: the split at 0 reads it whole");
+        RangedInput.expect(in, Long.MAX_VALUE);
         return new WholeGzipSplitInputStream(in, new ZstdInputStream(whole), 0, end);
       }
       return firstFrame(in, new BlockInput(whole, 0, ZstdFormat.MAX_FRAME_SIZE), 0, end);
@@ -61,6 +64,8 @@ public final class ZstdSplitStreams {
       return new WholeGzipSplitInputStream(in, null, start, end);
     }
     seekable.seek(start);
+    // the frames that start in the split; the one after it, holding the end of its last line, in growing requests
+    RangedInput.expect(in, end + RangedInput.MIN_TAIL);
     BlockInput input = new BlockInput(in, start, ZstdFormat.MAX_FRAME_SIZE);
     FrameDecoder decoder = new FrameDecoder(input);
     boolean handedOver = false;

@@ -11,7 +11,6 @@ import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
-import io.objectcommit.testsupport.proxy.S3Operation;
 import io.objectcommit.testsupport.proxy.SeenRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -123,15 +122,10 @@ class IndexedGzipSparkIT {
         assertEquals(sortedLines(content), read, "every line once");
         int splits = text.rdd().getNumPartitions();
         assertTrue(splits > 2, "several splits: " + splits);
-        String key = bucket.key(relative);
-        List<SeenRequest> gets = proxied.proxy().requests().stream()
-            .filter(r -> r.operation() == S3Operation.GET && r.request().key().equals(key))
-            .collect(Collectors.toList());
+        List<SeenRequest> gets = SplittableTextSparkScenarios.gets(proxied, bucket.key(relative));
         long requested = gets.stream().mapToLong(r -> r.requestedBytes(length)).sum();
-        long indexGets = proxied.proxy().requests().stream()
-            .filter(r -> r.operation() == S3Operation.GET
-                && r.request().key().equals(bucket.key("ranges/" + GzipIndexes.indexPath(file).getName())))
-            .count();
+        long indexGets = SplittableTextSparkScenarios.gets(proxied,
+            bucket.key("ranges/" + GzipIndexes.indexPath(file).getName())).size();
         LOG.info("indexed gzip on S3, {} bytes in {} splits (units up to {} bytes): {} GETs asked for {} bytes"
             + " ({}x); {} GETs of the index", length, splits, largestUnit, gets.size(), requested,
             String.format("%.3f", (double) requested / length), indexGets);

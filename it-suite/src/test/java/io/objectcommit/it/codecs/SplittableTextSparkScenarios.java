@@ -161,6 +161,13 @@ abstract class SplittableTextSparkScenarios {
         expected.size(), text.rdd().getNumPartitions(), rdd.getNumPartitions());
   }
 
+  /** The GETs of the object {@code key} the proxy answered since its last reset (also for {@link IndexedGzipSparkIT}). */
+  static List<SeenRequest> gets(ProxiedBucket proxied, String key) {
+    return proxied.proxy().requests().stream()
+        .filter(r -> r.operation() == S3Operation.GET && r.request().key().equals(key))
+        .collect(Collectors.toList());
+  }
+
   /**
    * Whether S3A's stream on this line takes a read-ahead, so that a split can bound its GETs
    * ({@link CodecConstants#BOUNDED_READS}): the classic stream does; the Analytics Accelerator's (S3A's default from
@@ -247,10 +254,7 @@ abstract class SplittableTextSparkScenarios {
         assertEquals(expected, sorted(text.collectAsList()), "the lines, each once");
         int splits = text.rdd().getNumPartitions();
         assertTrue(splits > 2, "several splits: " + splits);
-        String key = bucket.key(relative);
-        List<SeenRequest> gets = proxied.proxy().requests().stream()
-            .filter(r -> r.operation() == S3Operation.GET && r.request().key().equals(key))
-            .collect(Collectors.toList());
+        List<SeenRequest> gets = gets(proxied, bucket.key(relative));
         long requested = gets.stream().mapToLong(r -> r.requestedBytes(length)).sum();
         LOG.info("{} on S3, {} bytes in {} splits: {} GETs asked for {} bytes ({}x)", format(), length, splits,
             gets.size(), requested, String.format("%.3f", (double) requested / length));

@@ -97,9 +97,8 @@ public final class RangedInput extends InputStream implements Seekable {
 
   @Override
   public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xff;
+    own.setReadahead(readaheadAt(own.getPos()));
+    return own.read();
   }
 
   @Override

@@ -167,42 +167,15 @@ class BoundedReadsTest {
 
   @Test
   void theReadaheadReachesTheExpectedEndThenGrows() throws IOException {
-    RangedInput in = new RangedInput(new FSDataInputStream(new SeekableFsBytes(new byte[10])), () -> { });
+    Path file = Files.write(dir.resolve("ten"), new byte[10]);
+    FSDataInputStream own = FileSystem.get(RangeRequestingFileSystem.of(file).toUri(), conf(true))
+        .open(RangeRequestingFileSystem.of(file));
+    RangedInput in = new RangedInput(own, () -> { });
     RangedInput.expect(in, 1_000_000);
     assertEquals(1_000_000, in.readaheadAt(0));
     assertEquals(400_000, in.readaheadAt(600_000));
     assertEquals(RangedInput.MIN_TAIL, in.readaheadAt(1_000_000));
     assertEquals(RangedInput.MIN_TAIL, in.readaheadAt(1_000_000 + RangedInput.MIN_TAIL));
     assertEquals(3L * RangedInput.MIN_TAIL, in.readaheadAt(1_000_000 + 3L * RangedInput.MIN_TAIL));
-  }
-
-  /** A minimal seekable stream over bytes for {@link FSDataInputStream}. */
-  private static final class SeekableFsBytes extends org.apache.hadoop.fs.FSInputStream {
-    private final byte[] bytes;
-    private int pos;
-
-    SeekableFsBytes(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    @Override
-    public void seek(long p) {
-      pos = (int) p;
-    }
-
-    @Override
-    public long getPos() {
-      return pos;
-    }
-
-    @Override
-    public boolean seekToNewSource(long targetPos) {
-      return false;
-    }
-
-    @Override
-    public int read() {
-      return pos < bytes.length ? bytes[pos++] & 0xff : -1;
-    }
   }
 }

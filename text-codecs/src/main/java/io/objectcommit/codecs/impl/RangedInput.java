@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FutureDataInputStreamBuilder;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.Seekable;
 import org.apache.hadoop.util.functional.FutureIO;
@@ -40,6 +41,7 @@ public final class RangedInput extends InputStream implements Seekable {
   private static final String READ_POLICY = "fs.option.openfile.read.policy";
   /** The read policy's name before Hadoop 3.3.5 (S3A's own option; later versions read both). */
   private static final String S3A_FADVISE = "fs.s3a.experimental.input.fadvise";
+  private static final String LENGTH = "fs.option.openfile.length";
 
   private final FSDataInputStream own;
   private final Closeable given;
@@ -62,18 +64,41 @@ public final class RangedInput extends InputStream implements Seekable {
     if (conf == null || !options.boundedReads() || !takesReadahead(given)) {
       return given;
     }
+    long length = lengthOf((FSDataInputStream) given);
+    if (start == 0 && length >= 0 && end >= length) {
+      // the split is the whole file: Hadoop's stream reads it to its end, nothing is cut
+      return given;
+    }
     Optional<Path> file = SparkInputFile.of(start, end);
     if (file.isEmpty()) {
       return given;
     }
-    FSDataInputStream own = FutureIO.awaitFuture(file.get().getFileSystem(conf).openFile(file.get())
-        .opt(READ_POLICY, "random").opt(S3A_FADVISE, "random").build());
+    FutureDataInputStreamBuilder builder = file.get().getFileSystem(conf).openFile(file.get())
+        .opt(READ_POLICY, "random").opt(S3A_FADVISE, "random");
+    if (length >= 0) {
+      // spares the open its HEAD where the file system takes the length (S3A from Hadoop 3.3.5)
+      builder.opt(LENGTH, Long.toString(length));
+    }
+    FSDataInputStream own = FutureIO.awaitFuture(builder.build());
     if (!takesReadahead(own)) {
       own.close();
       return given;
     }
     LOG.debug("split [{}, {}) of {} reads its own range", start, end, file.get());
     return new RangedInput(own, given);
+  }
+
+  /**
+   * The length of the file {@code in} reads, where its stream says it: at position 0, the bytes a stream that takes a
+   * read-ahead reports available are those left in the file (S3A's, HDFS's), up to {@link Integer#MAX_VALUE}; -1 when
+   * not known.
+   */
+  private static long lengthOf(FSDataInputStream in) throws IOException {
+    if (in.getPos() != 0) {
+      return -1;
+    }
+    int available = in.available();
+    return available > 0 && available < Integer.MAX_VALUE ? available : -1;
   }
 
   private static boolean takesReadahead(InputStream in) {

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -151,6 +152,18 @@ class BoundedReadsTest {
     String indexName = GzipIndexes.indexPath(RangeRequestingFileSystem.of(file)).getName();
     assertEquals(1, RangeRequestingFileSystem.requests(indexName).size(),
         "the three splits read the index once, then from this JVM's cache");
+  }
+
+  @Test
+  void aSplitThatIsTheWholeFileReadsHadoopsStream() throws IOException {
+    byte[] content = SplitReading.text(44, 300_000, 3_000, "\n");
+    Path file = SplitReading.writeBgzf(dir.resolve("one.gz"), content, 16_000);
+    long length = Files.size(file);
+    assertSameLines(lines(content), readAsSparkTasks(conf(true), RangeRequestingFileSystem.of(file), length, 1),
+        "one split");
+    assertEquals(List.of("one.gz[0, " + length + ")"),
+        RangeRequestingFileSystem.requests("one.gz").stream().map(Object::toString).collect(Collectors.toList()),
+        "one request, to the end of the file, which the split reads whole: no second stream, no HEAD of its own");
   }
 
   @Test

@@ -23,24 +23,26 @@ public final class RangeRequestingFileSystem extends RawLocalFileSystem {
 
   static final String SCHEME = "rangereq";
 
-  /** Every request of every stream: the file's name and {start, end} (end exclusive). */
+  /** Every request of every stream. */
   static final List<Request> REQUESTS = new ArrayList<>();
 
-  /** A request for the bytes {@code [start, end)} of the file named {@code name}. */
+  /** A request for the bytes {@code [start, end)} of the file named {@code name}, by a stream of a read policy. */
   static final class Request {
     final String name;
     final long start;
     final long end;
+    final boolean random;
 
-    Request(String name, long start, long end) {
+    Request(String name, long start, long end, boolean random) {
       this.name = name;
       this.start = start;
       this.end = end;
+      this.random = random;
     }
 
     @Override
     public String toString() {
-      return name + "[" + start + ", " + end + ")";
+      return name + "[" + start + ", " + end + ")" + (random ? " random" : "");
     }
   }
 
@@ -139,6 +141,12 @@ public final class RangeRequestingFileSystem extends RawLocalFileSystem {
       return pos;
     }
 
+    /** What is left in the file, as S3A's stream says. */
+    @Override
+    public int available() {
+      return (int) Math.min(Integer.MAX_VALUE, bytes.length - pos);
+    }
+
     @Override
     public boolean seekToNewSource(long targetPos) {
       return false;
@@ -161,7 +169,7 @@ public final class RangeRequestingFileSystem extends RawLocalFileSystem {
       if (requestEnd < 0 || pos >= requestEnd) {
         long end = random ? Math.min(bytes.length, pos + Math.max(readahead, len)) : bytes.length;
         synchronized (RangeRequestingFileSystem.class) {
-          REQUESTS.add(new Request(name, pos, end));
+          REQUESTS.add(new Request(name, pos, end, random));
         }
         requestEnd = end;
       }

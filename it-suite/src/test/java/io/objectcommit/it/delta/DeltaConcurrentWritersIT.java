@@ -14,18 +14,22 @@ import io.objectcommit.testsupport.proxy.ErrorRule;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import io.objectcommit.testsupport.proxy.SeenRequest;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Tag;
@@ -35,18 +39,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Several Spark applications, each in its own JVM, append concurrently to one Delta table on S3 (LocalStack through
- * the fault proxy: 503s and connection resets after the store applied the PUT on the commit files, latency on every
- * request). Two more applications meanwhile UPDATE the rows the table was created with, which conflict with each
+ * Several Spark applications, each in its own JVM, append concurrently to Delta tables on S3 (LocalStack through the
+ * fault proxy: 503s and connection resets after the store applied the PUT on the commit files, latency on every
+ * request). Two more applications meanwhile UPDATE the rows the tables were created with, which conflict with each
  * other (both rewrite one file). Delta's optimistic concurrency makes writers race for each version; only the log
  * store decides who wins.
  *
+ * <p>Each application writes to two tables in turn, one per log store, so that both see the same concurrency from
+ * one set of JVMs: Delta picks the log store by the table's URI scheme, {@code ConditionalPutLogStore} for the
+ * s3a:// table and Delta's default {@code S3SingleDriverLogStore} for the s3:// table (S3A serves both schemes).
+ * The writers run once for the class; each scenario test asserts on its table.
+ *
  * <p>With {@code ConditionalPutLogStore}: every transaction a writer was told succeeded is in the log exactly once,
  * the versions are contiguous, the row counts exact; every append commits (blind appends never conflict), an UPDATE
- * fails only with Delta's concurrent-modification exception, and each committed UPDATE is applied exactly once. With Delta's default {@code S3SingleDriverLogStore} in the same
- * scenario (the stock contender): two writers that both see a version free both write it, the later overwrites the
- * earlier, and the earlier writer's transaction is lost although Delta reported it committed; the test asserts that
- * the table holds exactly the transactions its log names and records how many were lost (docs/reliability.md).
+ * fails only with Delta's concurrent-modification exception, and each committed UPDATE is applied exactly once.
+ * With {@code S3SingleDriverLogStore} (the stock contender): two writers that both see a version free both write it,
+ * the later overwrites the earlier, and the earlier writer's transaction is lost although Delta reported it
+ * committed; the test asserts that the table holds exactly the transactions its log names and records how many
+ * were lost (docs/reliability.md).
  */
 @S3IntegrationTest
 @Tag(TestTags.DELTA)
@@ -73,18 +83,60 @@ class DeltaConcurrentWritersIT {
   /** The sum of the seeded rows' ids at creation (0 .. ROWS-1); each committed UPDATE adds ROWS. */
   private static final long SEEDED_SUM = ROWS * (ROWS - 1) / 2;
 
-  /** The faults on the commit files' PUTs, and latency on every request (which widens the stock store's race). */
-  private static FaultPlan faults() {
+  /** The tables the writers share, one per log store; Delta picks the log store by the table's URI scheme. */
+  private enum Table {
+    CONDITIONAL_PUT("s3a", "delta-conditional-put", DeltaTables.OBJECTCOMMIT_LOG_STORE),
+    STOCK_SINGLE_DRIVER("s3", "delta-stock-single-driver", DeltaTables.STOCK_LOG_STORE);
+
+    final String scheme;
+    final String relative;
+    final String logStore;
+
+    Table(String scheme, String relative, String logStore) {
+      this.scheme = scheme;
+      this.relative = relative;
+      this.logStore = logStore;
+    }
+
+    String uri(S3TestBucket bucket) {
+      return bucket.uri(scheme, relative);
+    }
+
+    /** The fault rules' path pattern: this table's commit files. */
+    String commitPathRegex() {
+      return "/" + Pattern.quote(relative) + DeltaTables.COMMIT_PATH_REGEX;
+    }
+  }
+
+  /** The writers' run both scenario tests assert on: made by the first of them, kept for the other. */
+  private static Map<Table, Outcome> outcomes;
+  /** How that run failed (the test that made it has the whole failure), so that the other test does not run it again. */
+  private static String runFailure;
+
+  /**
+   * The faults on each table's commit-file PUTs: a rule per table and kind, so that the errors injected can be told
+   * apart by table.
+   */
+  private static Map<Table, List<ErrorRule>> commitFaults() {
     Set<S3Operation> put = Set.of(S3Operation.PUT);
-    return FaultPlan.builder(31).latency(Duration.ofMillis(2), Duration.ofMillis(10))
-        .error(ErrorRule.atRate(ErrorKind.SLOW_DOWN, 0.1, put).matching(DeltaTables.COMMIT_PATH_REGEX))
-        .error(ErrorRule.atRate(ErrorKind.RESET, 0.1, put).matching(DeltaTables.COMMIT_PATH_REGEX).afterUpstream())
-        .build();
+    Map<Table, List<ErrorRule>> m = new EnumMap<>(Table.class);
+    for (Table t : Table.values()) {
+      m.put(t, List.of(ErrorRule.atRate(ErrorKind.SLOW_DOWN, 0.1, put).matching(t.commitPathRegex()),
+          ErrorRule.atRate(ErrorKind.RESET, 0.1, put).matching(t.commitPathRegex()).afterUpstream()));
+    }
+    return m;
+  }
+
+  /** The faults on the commit files, and latency on every request (which widens the stock store's race). */
+  private static FaultPlan faults(Map<Table, List<ErrorRule>> commitFaults) {
+    FaultPlan.Builder plan = FaultPlan.builder(31).latency(Duration.ofMillis(2), Duration.ofMillis(10));
+    commitFaults.values().forEach(rules -> rules.forEach(plan::error));
+    return plan.build();
   }
 
   @Test
   void everyCommittedTransactionIsInTheLogExactlyOnce(S3TestBucket bucket, @TempDir Path dir) throws Exception {
-    Outcome o = runWriters(bucket, dir, DeltaTables.OBJECTCOMMIT_LOG_STORE, "conditional-put");
+    Outcome o = outcome(Table.CONDITIONAL_PUT, bucket, dir);
     assertEquals(List.of(), o.failures, "appends never conflict: every one committed");
     assertEquals(o.expected, o.succeeded, "every writer was told every append committed");
     for (String f : o.updateFailures) {
@@ -110,7 +162,7 @@ class DeltaConcurrentWritersIT {
   @Test
   void theStockSingleDriverLogStoreLosesTransactionsItReportedCommitted(S3TestBucket bucket, @TempDir Path dir)
       throws Exception {
-    Outcome o = runWriters(bucket, dir, DeltaTables.STOCK_LOG_STORE, "stock-single-driver");
+    Outcome o = outcome(Table.STOCK_SINGLE_DRIVER, bucket, dir);
     Set<String> inLog = new TreeSet<>(o.committed);
     assertEquals(o.committed.size(), inLog.size(), "no transaction twice in the log: " + o.committed);
     Set<String> reported = new TreeSet<>(o.succeeded);
@@ -165,7 +217,7 @@ class DeltaConcurrentWritersIT {
 
   // -------------------------------------------------------------------------------------------------------------
 
-  /** What a run of the writers left: the transactions reported committed, the log, the table's rows. */
+  /** What a run of the writers left on one table: the transactions reported committed, the log, the table's rows. */
   private static final class Outcome {
     final Set<String> expected = new TreeSet<>();
     final Set<String> succeeded = new TreeSet<>();
@@ -178,6 +230,50 @@ class DeltaConcurrentWritersIT {
     final List<String> committed = new ArrayList<>();
     Map<String, Long> rows;
     long injected;
+  }
+
+  /** One writer JVM: its name, its output file and its report file per table. */
+  private static final class Child {
+    final String name;
+    final Path output;
+    final Map<Table, Path> reports;
+    final Process process;
+
+    Child(String name, Path output, Map<Table, Path> reports, Process process) {
+      this.name = name;
+      this.output = output;
+      this.reports = reports;
+      this.process = process;
+    }
+  }
+
+  /** Starts writer JVMs on both tables, through the proxy, their output and reports in one directory. */
+  private static final class Launcher {
+    private final S3TestBucket bucket;
+    private final Path dir;
+    private final Map<String, String> hadoop;
+    private final Map<String, String> sparkConf;
+
+    Launcher(S3TestBucket bucket, Path dir, Map<String, String> hadoop, Map<String, String> sparkConf) {
+      this.bucket = bucket;
+      this.dir = dir;
+      this.hadoop = hadoop;
+      this.sparkConf = sparkConf;
+    }
+
+    /** Starts {@code main} ({@link DeltaAppender} or {@link DeltaUpdater}) with its own {@code args}. */
+    Child start(Class<?> main, String name, String... args) throws IOException {
+      List<String> tables = new ArrayList<>();
+      Map<Table, Path> reports = new EnumMap<>(Table.class);
+      for (Table t : Table.values()) {
+        tables.add(t.uri(bucket));
+        reports.put(t, dir.resolve(name + "-" + t.relative + ".report"));
+      }
+      Path output = dir.resolve(name + ".out");
+      Process p = ChildJvms.sparkDriver(main, DeltaWriterJvm.args(tables, List.copyOf(reports.values()),
+          List.of(args)), hadoop, sparkConf, output);
+      return new Child(name, output, reports, p);
+    }
   }
 
   private static Map<String, Long> rowsOf(Set<String> transactions) {
@@ -194,104 +290,116 @@ class DeltaConcurrentWritersIT {
         .option("userMetadata", "create").save(table);
   }
 
-  private static Outcome runWriters(S3TestBucket bucket, Path dir, String logStore, String name) throws Exception {
-    Outcome o = new Outcome();
-    String relative = "delta-" + name;
-    Map<String, String> sparkConf = DeltaTables.sparkConf(logStore);
-    try (ProxiedBucket proxied = new ProxiedBucket(bucket);
-        SparkSession spark = SparkSessions.local("delta-" + name, "local[1]", proxied.s3aOptions(), sparkConf)) {
-      String table = bucket.s3a(relative);
-      createTable(spark, table);
-      proxied.proxy().setFaults(faults());
-      List<Process> writers = new ArrayList<>();
-      for (int w = 0; w < WRITERS; w++) {
-        List<String> cmd = ChildJvms.javaCommand(DeltaAppender.class);
-        cmd.add(table);
-        cmd.add(Integer.toString(w));
-        cmd.add(Integer.toString(TRANSACTIONS));
-        cmd.add(Long.toString(ROWS));
-        cmd.add(dir.resolve("writer-" + w + ".report").toString());
-        proxied.s3aOptions().forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
-        sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("writer-" + w + ".out").toFile());
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        writers.add(pb.start());
-        for (int s = 0; s < TRANSACTIONS; s++) {
-          o.expected.add(DeltaAppender.txn(w, s));
-        }
+  /** {@code table}'s outcome of the writers' run, which the first caller makes (in {@code bucket}, {@code dir}). */
+  private static synchronized Outcome outcome(Table table, S3TestBucket bucket, Path dir) throws Exception {
+    if (outcomes == null && runFailure == null) {
+      try {
+        outcomes = runWriters(bucket, dir);
+      } catch (Exception | AssertionError e) {
+        runFailure = String.valueOf(e);
+        throw e;
       }
-      List<Process> updaters = new ArrayList<>();
-      for (int u = 0; u < UPDATERS; u++) {
-        List<String> cmd = ChildJvms.javaCommand(DeltaUpdater.class);
-        cmd.add(table);
-        cmd.add(Integer.toString(u));
-        cmd.add(Integer.toString(UPDATES));
-        cmd.add(dir.resolve("updater-" + u + ".report").toString());
-        proxied.s3aOptions().forEach((k, v) -> cmd.add("spark.hadoop." + k + "=" + v));
-        sparkConf.forEach((k, v) -> cmd.add(k + "=" + v));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("updater-" + u + ".out").toFile());
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        updaters.add(pb.start());
-      }
-      for (int u = 0; u < UPDATERS; u++) {
-        Process p = updaters.get(u);
-        boolean done = p.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
-        if (!done) {
-          updaters.forEach(Process::destroyForcibly);
-          writers.forEach(Process::destroyForcibly);
-        }
-        String out = Files.readString(dir.resolve("updater-" + u + ".out"));
-        assertTrue(done && p.exitValue() == 0, "updater " + u + " ran to its end:\n" + tail(out));
-        for (String line : Files.readAllLines(dir.resolve("updater-" + u + ".report"))) {
-          String[] parts = line.split(" ", 2);
-          if (parts[1].equals("ok")) {
-            o.updated.add(parts[0]);
-          } else {
-            o.updateFailures.add(line);
-          }
-        }
-      }
-      for (int w = 0; w < WRITERS; w++) {
-        Process p = writers.get(w);
-        boolean done = p.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
-        if (!done) {
-          writers.forEach(Process::destroyForcibly);
-        }
-        String out = Files.readString(dir.resolve("writer-" + w + ".out"));
-        assertTrue(done && p.exitValue() == 0, "writer " + w + " ran to its end:\n" + tail(out));
-        for (String line : Files.readAllLines(dir.resolve("writer-" + w + ".report"))) {
-          String[] parts = line.split(" ", 2);
-          if (parts[1].equals("ok")) {
-            o.succeeded.add(parts[0]);
-          } else {
-            o.failures.add(line);
-          }
-        }
-      }
-      o.injected = proxied.proxy().injectedErrors().values().stream().mapToLong(Long::longValue).sum();
-      proxied.proxy().setFaults(FaultPlan.none());
-      o.commits = DeltaTables.commits(bucket, bucket.key(relative));
-      for (DeltaTables.Commit c : o.commits) {
-        if (c.version > 0) {
-          o.committed.add(c.userMetadata);
-        }
-      }
-      Map<String, Long> rows = new HashMap<>();
-      Row seeded = spark.read().format("delta").load(table).where("writer = " + DeltaUpdater.SEEDED_WRITER)
-          .selectExpr("count(*)", "sum(id)").collectAsList().get(0);
-      o.seededRows = seeded.getLong(0);
-      o.seededSum = seeded.getLong(1);
-      for (Row r : spark.read().format("delta").load(table).where("writer <> " + DeltaUpdater.SEEDED_WRITER)
-          .groupBy("writer", "seq").count().collectAsList()) {
-        rows.put(DeltaAppender.txn(r.getInt(0), r.getInt(1)), r.getLong(2));
-      }
-      o.rows = new TreeMap<>(rows);
-      LOG.info("{}: appends {} reported committed, {} failed; updates {} committed, failed {}; log {}", name,
-          o.succeeded.size(), o.failures.size(), o.updated, o.updateFailures, o.commits);
     }
-    return o;
+    if (runFailure != null) {
+      throw new AssertionError("the writers' run failed (in the test that ran it first): " + runFailure);
+    }
+    return outcomes.get(table);
+  }
+
+  /**
+   * S3A's settings through the proxy, for s3:// URIs too (the stock table's scheme): uncached, as for s3a://. Only the
+   * FileSystem is bound to s3://: Hadoop 3.3's S3A AbstractFileSystem accepts s3a:// alone, so Spark's checkpoint file
+   * manager, which Delta's checkpoints use, falls back to the FileSystem API there (a warning in the writers' output).
+   */
+  private static Map<String, String> hadoopOptions(ProxiedBucket proxied) {
+    Map<String, String> m = new LinkedHashMap<>(proxied.s3aOptions());
+    m.put("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    m.put("fs.s3.impl.disable.cache", "true");
+    return m;
+  }
+
+  /** Runs the writer JVMs on both tables, then reads what each table holds. */
+  private static Map<Table, Outcome> runWriters(S3TestBucket bucket, Path dir) throws Exception {
+    Map<Table, Outcome> out = new EnumMap<>(Table.class);
+    Map<String, String> sparkConf = DeltaTables.sparkConf(Table.CONDITIONAL_PUT.logStore,
+        Table.STOCK_SINGLE_DRIVER.logStore);
+    try (ProxiedBucket proxied = new ProxiedBucket(bucket);
+        SparkSession spark = SparkSessions.local("delta-writers", "local[1]", hadoopOptions(proxied), sparkConf)) {
+      for (Table t : Table.values()) {
+        createTable(spark, t.uri(bucket));
+        out.put(t, new Outcome());
+      }
+      Map<Table, List<ErrorRule>> commitFaults = commitFaults();
+      proxied.proxy().setFaults(faults(commitFaults));
+      Launcher launcher = new Launcher(bucket, dir, hadoopOptions(proxied), sparkConf);
+      List<Child> appenders = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        appenders.add(launcher.start(DeltaAppender.class, "writer-" + w, Integer.toString(w),
+            Integer.toString(TRANSACTIONS), Long.toString(ROWS)));
+        for (int s = 0; s < TRANSACTIONS; s++) {
+          String txn = DeltaAppender.txn(w, s);
+          out.values().forEach(o -> o.expected.add(txn));
+        }
+      }
+      List<Child> updaters = new ArrayList<>();
+      for (int u = 0; u < UPDATERS; u++) {
+        updaters.add(launcher.start(DeltaUpdater.class, "updater-" + u, Integer.toString(u),
+            Integer.toString(UPDATES)));
+      }
+      List<Child> all = new ArrayList<>(updaters);
+      all.addAll(appenders);
+      for (Child c : all) {
+        awaitEnd(c, all);
+      }
+      Map<ErrorRule, Long> injected = proxied.proxy().injectedErrors();
+      proxied.proxy().setFaults(FaultPlan.none());
+      for (Table t : Table.values()) {
+        Outcome o = out.get(t);
+        for (Child c : updaters) {
+          DeltaWriterJvm.read(c.reports.get(t), o.updated, o.updateFailures);
+        }
+        for (Child c : appenders) {
+          DeltaWriterJvm.read(c.reports.get(t), o.succeeded, o.failures);
+        }
+        o.injected = commitFaults.get(t).stream().mapToLong(injected::get).sum();
+        readTable(spark, bucket, t, o);
+      }
+    }
+    return out;
+  }
+
+  /** Waits for {@code child} to end, and asserts it ran to its end; stops them {@code all} if it did not. */
+  private static void awaitEnd(Child child, List<Child> all) throws Exception {
+    boolean done = child.process.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
+    if (!done) {
+      all.forEach(c -> c.process.destroyForcibly());
+    }
+    String output = Files.readString(child.output);
+    assertTrue(done && child.process.exitValue() == 0, child.name + " ran to its end:\n" + tail(output));
+  }
+
+  /** Reads {@code table}'s log and rows (through the test's own session) into its outcome. */
+  private static void readTable(SparkSession spark, S3TestBucket bucket, Table table, Outcome o) {
+    o.commits = DeltaTables.commits(bucket, bucket.key(table.relative));
+    for (DeltaTables.Commit c : o.commits) {
+      if (c.version > 0) {
+        o.committed.add(c.userMetadata);
+      }
+    }
+    Dataset<Row> rows = spark.read().format("delta").load(table.uri(bucket));
+    Row seeded = rows.where("writer = " + DeltaUpdater.SEEDED_WRITER).selectExpr("count(*)", "sum(id)")
+        .collectAsList().get(0);
+    o.seededRows = seeded.getLong(0);
+    o.seededSum = seeded.getLong(1);
+    Map<String, Long> appended = new TreeMap<>();
+    for (Row r : rows.where("writer <> " + DeltaUpdater.SEEDED_WRITER).groupBy("writer", "seq").count()
+        .collectAsList()) {
+      appended.put(DeltaAppender.txn(r.getInt(0), r.getInt(1)), r.getLong(2));
+    }
+    o.rows = appended;
+    LOG.info("{}: appends {} reported committed, {} failed; updates {} committed, failed {}; {} faults injected;"
+        + " log {}", table, o.succeeded.size(), o.failures.size(), o.updated, o.updateFailures, o.injected,
+        o.commits);
   }
 
   private static String tail(String s) {

@@ -31,13 +31,21 @@ final class DeltaTables {
   private DeltaTables() {
   }
 
-  /** The Spark settings of a Delta session whose s3a:// tables commit through {@code logStoreClass}. */
+  /** The Spark settings of a Delta session whose s3a:// (and s3://) tables commit through {@code logStoreClass}. */
   static Map<String, String> sparkConf(String logStoreClass) {
+    return sparkConf(logStoreClass, logStoreClass);
+  }
+
+  /**
+   * The Spark settings of a Delta session whose s3a:// tables commit through {@code s3aLogStore} and s3:// tables
+   * through {@code s3LogStore}: Delta picks a table's log store by its URI's scheme.
+   */
+  static Map<String, String> sparkConf(String s3aLogStore, String s3LogStore) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension");
     m.put("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog");
-    m.put("spark.delta.logStore.s3a.impl", logStoreClass);
-    m.put("spark.delta.logStore.s3.impl", logStoreClass);
+    m.put("spark.delta.logStore.s3a.impl", s3aLogStore);
+    m.put("spark.delta.logStore.s3.impl", s3LogStore);
     // Speed only (nothing the log store sees changes): Delta rebuilds a snapshot's state in 50 tasks by default,
     // which on local[1] in several JVMs on two cores costs seconds per commit.
     m.put("spark.databricks.delta.snapshotPartitions", "1");

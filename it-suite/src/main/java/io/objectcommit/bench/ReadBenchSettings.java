@@ -65,7 +65,7 @@ public record ReadBenchSettings(List<Integer> sizesMb, int runs, long latencyMs,
   /** The full run of docs/benchmarks.md. */
   public static ReadBenchSettings defaults() {
     return new ReadBenchSettings(SIZES_MB_DEFAULT, RUNS_DEFAULT, LATENCY_MS_DEFAULT, JITTER_MS_DEFAULT,
-        BANDWIDTH_MB_PER_S_DEFAULT, MASTER_DEFAULT, HEAP_DEFAULT, ReadContender.roundOrder(), OUTPUT_DIR_DEFAULT);
+        BANDWIDTH_MB_PER_S_DEFAULT, MASTER_DEFAULT, HEAP_DEFAULT, ReadContender.benchmarkOrder(), OUTPUT_DIR_DEFAULT);
   }
 
   /** The defaults with {@code key=value} overrides; an unknown key or a bad value fails naming the key. */

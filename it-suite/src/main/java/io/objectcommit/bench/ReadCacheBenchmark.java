@@ -101,6 +101,10 @@ public final class ReadCacheBenchmark {
         tables.put(size, table);
         Progress.say(String.format("table %d MB: %,d bytes in %d files, %,d rows, written", size, table.bytes(),
             table.keys().size(), table.rows()), t0);
+        Path local = localTable(work, size);
+        if (contenders.contains(ReadContender.LOCAL_DISK)) {
+          copyToLocal(bucket, table, local);
+        }
         for (int round = 1; round <= settings.runs(); round++) {
           for (ReadContender c : contenders) {
             if (c == ReadContender.CACHE_COLD) {
@@ -113,6 +117,7 @@ public final class ReadCacheBenchmark {
           stale.add(staleCase(proxy, bucket, s3a, cacheDir, warmUp, work, size, relative, table, failures));
         }
         table.delete(bucket, relative);
+        deleteTree(local);
       }
     }
     deleteTree(cacheDir);
@@ -141,6 +146,21 @@ public final class ReadCacheBenchmark {
     return check;
   }
 
+  /** Where the local-disk copy of the table of {@code size} MB is ({@link ReadContender#LOCAL_DISK}). */
+  private static Path localTable(Path work, int size) {
+    return work.resolve("local-table-" + size + "mb");
+  }
+
+  private static void copyToLocal(S3TestBucket bucket, ReadTable table, Path local) {
+    long t0 = System.nanoTime();
+    try {
+      table.copyToLocal(bucket, local);
+    } catch (IOException e) {
+      throw new UncheckedIOException("copying the table to " + local, e);
+    }
+    Progress.say("table copied to local disk for " + ReadContender.LOCAL_DISK.label() + ": " + local, t0);
+  }
+
   /** Runs one application and records it; null when it failed (the failure recorded). */
   private ReadRun measure(S3FaultProxy proxy, Map<String, String> s3a, Path cacheDir, Path warmUp, Path work,
       int size,
@@ -150,7 +170,7 @@ public final class ReadCacheBenchmark {
         + settings.heap())));
     cmd.add(c.name());
     cmd.add(settings.master());
-    cmd.add(table.uri());
+    cmd.add(c == ReadContender.LOCAL_DISK ? localTable(work, size).toUri().toString() : table.uri());
     cmd.add(warmUp.toUri().toString());
     Map<String, String> hadoop = new LinkedHashMap<>(s3a);
     hadoop.putAll(c.hadoopOptions(cacheDir.toString()));
@@ -223,7 +243,7 @@ public final class ReadCacheBenchmark {
         Files.delete(p);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot empty the cache directory " + dir, e);
+      throw new UncheckedIOException("cannot delete " + dir, e);
     }
   }
 }

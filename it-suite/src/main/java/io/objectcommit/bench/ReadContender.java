@@ -21,6 +21,11 @@ public enum ReadContender {
   ANALYTICS("stock S3A Analytics Accelerator", false, false, "fs.s3a.input.stream.type", "analytics"),
   /** Spark's {@code persist} inside one application: the first action reads S3 and fills, the second is measured. */
   PERSIST("Spark persist (same application)", false, true, null, null),
+  /**
+   * The same Parquet files copied to local disk before the rounds, read from there: the floor a cache on local disk
+   * can reach (no S3 at all), so that the warm read is judged against it as well as against stock S3A.
+   */
+  LOCAL_DISK("the table on local disk (floor)", false, false, null, null),
   /** The read cache with an empty cache directory (emptied before the application starts). */
   CACHE_COLD("objectcommit read cache, cold", true, false, null, null),
   /** The read cache after a previous application (the cold run just before) filled it. */
@@ -89,6 +94,11 @@ public enum ReadContender {
   /** The contenders in the order of each round: the warm read right after the cold one that filled the cache. */
   public static List<ReadContender> roundOrder() {
     return List.of(STOCK, PREFETCH, ANALYTICS, PERSIST, CACHE_COLD, CACHE_WARM);
+  }
+
+  /** The benchmark's contenders by default: every one of {@link #roundOrder()} and the local-disk floor. */
+  public static List<ReadContender> benchmarkOrder() {
+    return List.of(STOCK, PREFETCH, ANALYTICS, PERSIST, LOCAL_DISK, CACHE_COLD, CACHE_WARM);
   }
 
   static ReadContender of(String name) {

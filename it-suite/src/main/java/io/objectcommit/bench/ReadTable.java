@@ -97,6 +97,16 @@ public record ReadTable(String uri, List<String> keys, long bytes, long rows, Su
     return new ReadTable(uri, keys, next.bytes(), rows, next.sums());
   }
 
+  /** Copies the table's data files from {@code bucket} to the local directory {@code dir}, which it creates. */
+  void copyToLocal(S3TestBucket bucket, java.nio.file.Path dir) throws java.io.IOException {
+    java.nio.file.Files.createDirectories(dir);
+    PlainS3 plain = bucket.plain();
+    for (String key : keys) {
+      java.nio.file.Files.write(dir.resolve(key.substring(key.lastIndexOf('/') + 1)), plain.getObject(bucket.name(),
+          key));
+    }
+  }
+
   /** Deletes the table's objects (LocalStack keeps them in memory and temporary files). */
   void delete(S3TestBucket bucket, String relative) {
     bucket.plain().deleteObjects(bucket.name(), bucket.listKeys(relative + "/"));

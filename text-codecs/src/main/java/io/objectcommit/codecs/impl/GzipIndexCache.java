@@ -53,21 +53,18 @@ public final class GzipIndexCache {
    */
   public GzipIndex get(FileStatus status, Reader reader) throws IOException {
     Key key = new Key(status);
-    CompletableFuture<GzipIndex> pending;
     Entry entry;
+    boolean reads;
     synchronized (this) {
       entry = entries.get(key);
-      if (entry != null) {
-        pending = entry.index;
-        entry = null;
-      } else {
+      reads = entry == null;
+      if (reads) {
         entry = new Entry();
         entries.put(key, entry);
-        pending = entry.index;
       }
     }
-    if (entry == null) {
-      return await(pending, status);
+    if (!reads) {
+      return await(entry.index, status);
     }
     try {
       byte[] stored = reader.read();

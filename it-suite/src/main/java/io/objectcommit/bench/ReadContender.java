@@ -1,5 +1,6 @@
 package io.objectcommit.bench;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +99,9 @@ public enum ReadContender {
 
   /** The benchmark's contenders by default: every one of {@link #roundOrder()} and the local-disk floor. */
   public static List<ReadContender> benchmarkOrder() {
-    return List.of(STOCK, PREFETCH, ANALYTICS, PERSIST, LOCAL_DISK, CACHE_COLD, CACHE_WARM);
+    List<ReadContender> order = new ArrayList<>(roundOrder());
+    order.add(order.indexOf(CACHE_COLD), LOCAL_DISK);
+    return List.copyOf(order);
   }
 
   static ReadContender of(String name) {

@@ -8,6 +8,9 @@ import static org.apache.spark.sql.functions.sum;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.testsupport.PlainS3;
 import io.objectcommit.testsupport.S3TestBucket;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -69,7 +72,7 @@ public record ReadTable(String uri, List<String> keys, long bytes, long rows, Su
   }
 
   /** Writes a table of {@code rows} rows of the same schema to a local directory (the applications' warm-up). */
-  static void writeLocal(java.nio.file.Path dir, long rows) {
+  static void writeLocal(Path dir, long rows) {
     try (SparkSession spark = SparkSessions.local("objectcommit-read-warm-up-table", Map.of())) {
       spark.range(0, rows, 1, 2).select(value(SEED_LOCAL).as("a"), value(SEED_LOCAL + 1).as("b")).write()
           .mode("overwrite").option("parquet.enable.dictionary", "false").parquet(dir.toUri().toString());
@@ -98,11 +101,11 @@ public record ReadTable(String uri, List<String> keys, long bytes, long rows, Su
   }
 
   /** Copies the table's data files from {@code bucket} to the local directory {@code dir}, which it creates. */
-  void copyToLocal(S3TestBucket bucket, java.nio.file.Path dir) throws java.io.IOException {
-    java.nio.file.Files.createDirectories(dir);
+  void copyToLocal(S3TestBucket bucket, Path dir) throws IOException {
+    Files.createDirectories(dir);
     PlainS3 plain = bucket.plain();
     for (String key : keys) {
-      java.nio.file.Files.write(dir.resolve(key.substring(key.lastIndexOf('/') + 1)), plain.getObject(bucket.name(),
+      Files.write(dir.resolve(key.substring(key.lastIndexOf('/') + 1)), plain.getObject(bucket.name(),
           key));
     }
   }

@@ -270,7 +270,10 @@ class CheckpointImportTest {
   void gcNeverDeletesAnAdoptedObjectEvenOneWhoseKeyLooksLikeOurs() throws Exception {
     stockCheckpoint();
     put("state/0/_metadata/odd~0123456789abcdef", "a name gc takes for a data object of ours");
+    // written a minute ago: gc with a minimum age of zero takes what is older than the moment it starts
+    bucket.setClock(() -> System.currentTimeMillis() - 60_000);
     bucket.put("elsewhere/odd~0123456789abcdef", Payload.of(new byte[1]), WriteCondition.none());
+    bucket.setClock(System::currentTimeMillis);
     importInto(target, NOW, null);
     try (CheckpointMaintenance m = CheckpointMaintenance.open(new Path("ckpt://" + bucketName + "/"), conf())) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();

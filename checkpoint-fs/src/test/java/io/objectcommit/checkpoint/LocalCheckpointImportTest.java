@@ -188,6 +188,8 @@ class LocalCheckpointImportTest {
   void gcRemovesAnAbandonedStagingDirectory() throws Exception {
     Path st = Files.createDirectories(root.resolve("checkpoints/.q1.import-x.ckpt-tmp/offsets"));
     Files.writeString(st.resolve("0"), "v1");
+    // abandoned a minute ago: gc with a minimum age of zero takes what is older than the moment it starts
+    Files.setLastModifiedTime(st.getParent(), FileTime.fromMillis(System.currentTimeMillis() - 60_000));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (CheckpointMaintenance m = CheckpointMaintenance.open(new org.apache.hadoop.fs.Path("ckpt://efs/"), conf())) {
       assertEquals(1, m.gc(Duration.ZERO, false, new PrintStream(bytes, true, StandardCharsets.UTF_8)).size());

@@ -172,7 +172,9 @@ public final class ReadCacheBenchmark {
     cmd.add(settings.master());
     cmd.add(c == ReadContender.LOCAL_DISK ? localTable(work, size).toUri().toString() : table.uri());
     cmd.add(warmUp.toUri().toString());
-    Map<String, String> hadoop = new LinkedHashMap<>(s3a);
+    // Hadoop's FileSystem cache on, as users have it (the test sessions turn it off): each application is a JVM of
+    // its own, so no contender's file systems reach another
+    Map<String, String> hadoop = new LinkedHashMap<>(BenchFileSystems.cached(s3a));
     hadoop.putAll(c.hadoopOptions(cacheDir.toString()));
     hadoop.forEach((k, v) -> cmd.add(k + "=" + v));
     Path log = work.resolve("logs").resolve(String.format("%dmb-r%d-%s.log", size, round, c.name().toLowerCase(

@@ -1,5 +1,6 @@
 package io.objectcommit.readcache;
 
+import io.objectcommit.readcache.impl.BlockView;
 import io.objectcommit.store.ObjectStore;
 import java.io.EOFException;
 import java.io.IOException;
@@ -56,7 +57,8 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
   /** The last block speculative read-ahead may fetch: the one holding the split's last byte (-1: no split known). */
   private long splitLastBlock = -1;
   private long pos;
-  private byte[] block;
+  /** The current block (released when the stream moves to another one or closes). */
+  private BlockView block;
   private long blockIndex = -1;
   private boolean closed;
 
@@ -94,8 +96,7 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     if (pos >= identity.length()) {
       return -1;
     }
-    byte[] b = current(pos, pos + 1);
-    int v = b[(int) (pos - blockIndex * blockSize)] & 0xff;
+    int v = current(pos, pos + 1).get((int) (pos - blockIndex * blockSize));
     pos++;
     stats.bytesRead++;
     return v;
@@ -114,10 +115,10 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     long end = Math.min(identity.length(), pos + len);
     int n = 0;
     while (pos < end) {
-      byte[] b = current(pos, end);
+      BlockView b = current(pos, end);
       int at = (int) (pos - blockIndex * blockSize);
-      int k = (int) Math.min(end - pos, b.length - at);
-      System.arraycopy(b, at, buf, off + n, k);
+      int k = (int) Math.min(end - pos, b.length() - at);
+      b.copy(at, buf, off + n, k);
       n += k;
       pos += k;
     }
@@ -140,7 +141,7 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     long p = position;
     while (p < end) {
       long index = p / blockSize;
-      byte[] b;
+      BlockView b;
       if (index == blockIndex) {
         b = block;
       } else {
@@ -148,8 +149,11 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
         b = take(index);
       }
       int at = (int) (p - index * blockSize);
-      int k = (int) Math.min(end - p, b.length - at);
-      System.arraycopy(b, at, buf, off + n, k);
+      int k = (int) Math.min(end - p, b.length() - at);
+      b.copy(at, buf, off + n, k);
+      if (b != block) {
+        b.release(); // taken for this read only: the stream's position and current block stay
+      }
       n += k;
       p += k;
     }
@@ -198,7 +202,7 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     if (block == null || pos / blockSize != blockIndex) {
       return 0;
     }
-    return (int) (blockIndex * blockSize + block.length - pos);
+    return (int) (blockIndex * blockSize + block.length() - pos);
   }
 
   /**
@@ -212,8 +216,12 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
       return;
     }
     closed = true;
-    block = null;
+    if (block != null) {
+      block.release();
+      block = null;
+    }
     stats.readAheadUnused += ahead.size();
+    ahead.values().forEach(CachingInputStream::discard);
     ahead.clear();
     if (stats.bytesRead > 0 || stats.misses > 0 || stats.hits > 0) {
       String line = "Read cache: {} read {} bytes: {} bytes from the cache ({} blocks), {} from S3 ({} GETs),"
@@ -262,11 +270,14 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
   }
 
   /** The block holding {@code p}, made current; {@code readEnd} is where the read asking for it ends. */
-  private byte[] current(long p, long readEnd) throws IOException {
+  private BlockView current(long p, long readEnd) throws IOException {
     long index = p / blockSize;
     if (index != blockIndex) {
       fetchAhead(index, Math.max((readEnd - 1) / blockSize, splitLastBlock));
-      byte[] b = take(index);
+      BlockView b = take(index);
+      if (block != null) {
+        block.release();
+      }
       block = b;
       blockIndex = index;
     }
@@ -281,8 +292,10 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
   private void fetchAhead(long index, long bound) {
     long last = Math.min(Math.min(bound, lastBlock), index + readAhead);
     for (Iterator<Map.Entry<Long, Future<ReadCache.Block>>> it = ahead.entrySet().iterator(); it.hasNext(); ) {
-      long i = it.next().getKey();
+      Map.Entry<Long, Future<ReadCache.Block>> e = it.next();
+      long i = e.getKey();
       if (i < index || i > index + readAhead) {
+        discard(e.getValue());
         it.remove();
         stats.readAheadUnused++;
       }
@@ -294,8 +307,25 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     }
   }
 
+  /**
+   * A block fetched ahead that will not be read: released now when its fetch is done (else the garbage collector
+   * frees it when the fetch ends; the block is cached either way).
+   */
+  private static void discard(Future<ReadCache.Block> f) {
+    if (f.isDone() && !f.isCancelled()) {
+      try {
+        f.get().data.release();
+      } catch (ExecutionException | InterruptedException failed) {
+        // its failure was never asked for: nothing to release
+        if (failed instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
   /** Block {@code index}: from the read-ahead when it is being fetched there, else fetched now. */
-  private byte[] take(long index) throws IOException {
+  private BlockView take(long index) throws IOException {
     Future<ReadCache.Block> f = ahead.remove(index);
     ReadCache.Block b;
     if (f != null) {
@@ -306,10 +336,10 @@ public final class CachingInputStream extends FSInputStream implements IOStatist
     }
     if (b.fromCache) {
       stats.hits++;
-      stats.bytesFromCache += b.data.length;
+      stats.bytesFromCache += b.data.length();
     } else {
       stats.misses++;
-      stats.bytesFromStore += b.data.length;
+      stats.bytesFromStore += b.data.length();
     }
     return b.data;
   }

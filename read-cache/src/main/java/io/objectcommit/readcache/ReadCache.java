@@ -1,6 +1,7 @@
 package io.objectcommit.readcache;
 
 import io.objectcommit.readcache.impl.ApplicationRecords;
+import io.objectcommit.readcache.impl.BlockView;
 import io.objectcommit.readcache.impl.CacheDirectory;
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
@@ -297,7 +298,7 @@ public final class ReadCache {
   Block block(ObjectStore store, ObjectIdentity id, long index, ReadCacheStatistics counts) throws IOException {
     long start = index * options.blockSize();
     int length = (int) Math.min(options.blockSize(), id.length() - start);
-    Optional<byte[]> cached = directory.read(id, index, length);
+    Optional<BlockView> cached = directory.read(id, index, length);
     if (cached.isPresent()) {
       counts.hit(length);
       return new Block(cached.get(), true);
@@ -310,12 +311,12 @@ public final class ReadCache {
     if (theirs != null) {
       byte[] data = awaitOther(theirs, id);
       counts.hit(length); // no GET sent for it
-      return new Block(data, true);
+      return new Block(BlockView.of(data), true);
     }
     try {
       byte[] data = fetch(store, id, index, start, length, counts);
       mine.complete(data);
-      return new Block(data, false);
+      return new Block(BlockView.of(data), false);
     } catch (IOException | RuntimeException | Error e) {
       mine.completeExceptionally(e);
       throw e;
@@ -415,10 +416,10 @@ public final class ReadCache {
 
   /** A block's bytes and where they came from. */
   static final class Block {
-    final byte[] data;
+    final BlockView data;
     final boolean fromCache;
 
-    Block(byte[] data, boolean fromCache) {
+    Block(BlockView data, boolean fromCache) {
       this.data = data;
       this.fromCache = fromCache;
     }

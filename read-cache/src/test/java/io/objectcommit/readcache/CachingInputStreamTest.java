@@ -21,9 +21,11 @@ import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.CleanerUtil;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -210,6 +212,46 @@ class CachingInputStreamTest {
       assertEquals(BLOCK, in.read(new byte[BLOCK], 0, BLOCK));
       store.delete("t/f");
       assertThrows(FileNotFoundException.class, in::read);
+    }
+  }
+
+  /**
+   * A warm block is served from its file mapped into memory, and unmapped as soon as the reader moves on: while a
+   * stream reads, its current block is mapped and no block it has left; once closed, none (counted in the process's
+   * own map, Linux's {@code /proc/self/maps}).
+   */
+  @Test
+  void aWarmReadKeepsOnlyItsCurrentBlockMappedAndNothingOnceClosed() throws Exception {
+    Path maps = Path.of("/proc/self/maps");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps) && CleanerUtil.UNMAP_SUPPORTED,
+        "a Linux /proc and a JVM that unmaps on request");
+    byte[] data = bytes(12 * BLOCK, 9);
+    put("t/mapped", data);
+    ReadCache first = ReadCache.open(options(dir));
+    try (CachingInputStream in = first.open(store, "t/mapped")) {
+      assertArrayEquals(data, readAll(in)); // cold: fills the directory
+    }
+    ReadCache second = ReadCache.open(options(dir));
+    byte[] got = new byte[data.length];
+    try (CachingInputStream in = second.open(store, "t/mapped")) {
+      assertEquals(BLOCK + 10, in.readNBytes(got, 0, BLOCK + 10)); // blocks 0 and 1: 0 released for 1
+      assertEquals(1, mappedBlocks(maps), "the current block only");
+      int rest = data.length - BLOCK - 10;
+      assertEquals(rest, in.readNBytes(got, BLOCK + 10, rest)); // blocks 2 to 11, fetched 4 ahead
+      assertEquals(1, mappedBlocks(maps), "the last block, current; the ones before it released");
+      byte[] again = new byte[3 * BLOCK];
+      in.readFully(2 * BLOCK, again, 0, again.length); // a positioned read: its blocks released after the copy
+      assertArrayEquals(Arrays.copyOfRange(data, 2 * BLOCK, 5 * BLOCK), again);
+      assertEquals(1, mappedBlocks(maps), "no block kept by the positioned read");
+    }
+    assertArrayEquals(data, got);
+    assertEquals(0, mappedBlocks(maps), "a closed stream keeps no block mapped");
+    assertEquals(12 + 3, second.statistics().hits(), "every block from the cache, 3 of them twice");
+  }
+
+  private long mappedBlocks(Path maps) throws IOException {
+    try (java.util.stream.Stream<String> lines = Files.lines(maps)) {
+      return lines.filter(l -> l.contains(dir.toString()) && l.endsWith(".blk")).count();
     }
   }
 }

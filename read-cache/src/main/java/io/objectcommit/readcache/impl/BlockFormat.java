@@ -52,45 +52,36 @@ public final class BlockFormat {
     }
   }
 
-  /** The whole file of a block. */
-  public static byte[] encode(ObjectIdentity id, int blockSize, long index, byte[] payload) {
-    byte[] header = header(id, blockSize, index, payload.length);
-    CRC32C crc = new CRC32C();
-    crc.update(header);
-    crc.update(payload);
-    ByteBuffer b = ByteBuffer.allocate(header.length + 4 + payload.length);
-    b.put(header).putInt((int) crc.getValue()).put(payload);
-    return b.array();
-  }
-
   /**
-   * The payload of a block file, or null with the reason in {@code why[0]} when the file is not exactly the block
-   * asked for (corrupt, truncated, another identity or block size).
+   * Where the payload of a block file starts, or -1 with the reason in {@code why[0]} when the file is not exactly
+   * the block asked for (corrupt, truncated, another identity or block size). Reads {@code file} by absolute
+   * positions (a mapped file: the checksum is computed where the bytes lie).
    */
-  public static byte[] decode(byte[] file, ObjectIdentity id, int blockSize, long index, int expectedLength,
+  public static int check(ByteBuffer file, ObjectIdentity id, int blockSize, long index, int expectedLength,
       String[] why) {
     byte[] header = header(id, blockSize, index, expectedLength);
-    if (file.length != header.length + 4 + expectedLength) {
-      why[0] = "length " + file.length + ", expected " + (header.length + 4 + expectedLength);
-      return null;
+    if (file.capacity() != header.length + 4 + expectedLength) {
+      why[0] = "length " + file.capacity() + ", expected " + (header.length + 4 + expectedLength);
+      return -1;
     }
     for (int i = 0; i < header.length; i++) {
-      if (file[i] != header[i]) {
+      if (file.get(i) != header[i]) {
         why[0] = "its header differs from the block's identity at byte " + i;
-        return null;
+        return -1;
       }
     }
+    int payloadAt = header.length + 4;
     CRC32C crc = new CRC32C();
-    crc.update(file, 0, header.length);
-    crc.update(file, header.length + 4, expectedLength);
-    int stored = ByteBuffer.wrap(file, header.length, 4).getInt();
-    if (stored != (int) crc.getValue()) {
+    crc.update(header);
+    ByteBuffer payload = file.duplicate();
+    payload.position(payloadAt);
+    payload.limit(payloadAt + expectedLength);
+    crc.update(payload);
+    if (file.getInt(header.length) != (int) crc.getValue()) {
       why[0] = "CRC32C mismatch";
-      return null;
+      return -1;
     }
-    byte[] payload = new byte[expectedLength];
-    System.arraycopy(file, header.length + 4, payload, 0, expectedLength);
-    return payload;
+    return payloadAt;
   }
 
   /** The largest file a block of {@code blockSize} can be (a bigger file is refused before it is read). */

@@ -7,6 +7,7 @@ import io.objectcommit.readcache.ReadCacheConstants;
 import io.objectcommit.readcache.ReadCacheStatistics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *       reader looks up) and renamed over the final name ({@code ATOMIC_MOVE}, rename(2)): a reader sees no file or
  *       a whole one; two JVMs filling one block both succeed and the survivor is one of two identical files. A JVM
  *       killed mid-fill leaves a temporary file, deleted by a later sweep, never read;
- *   <li><b>read</b>: the file is read whole and checked ({@link BlockFormat}: identity and CRC32C); a file that
+ *   <li><b>read</b>: the file is mapped and checked ({@link BlockFormat}: identity and CRC32C), and served from
+ *       the mapping ({@link BlockView}); a file that
  *       fails is deleted (another JVM may have just replaced it with a good one: that costs one fetch) and counted;
  *       a hit touches the file's modification time, the eviction order;
  *   <li><b>bound</b>: each JVM keeps an estimate of the directory's size (a scan at open, plus its own writes) and
@@ -122,32 +124,29 @@ public final class CacheDirectory {
    * The payload of a cached block, checked, or empty when it is not cached (or its file failed a check: then it is
    * deleted).
    */
-  public Optional<byte[]> read(ObjectIdentity id, long index, int length) throws IOException {
+  public Optional<BlockView> read(ObjectIdentity id, long index, int length) throws IOException {
     Path path = blockPath(id, index);
-    byte[] file;
+    MappedByteBuffer file;
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
       if (size > BlockFormat.maxFileSize(blockSize)) {
         return corrupt(path, id, index, "size " + size + " is more than a block's file can be");
       }
-      ByteBuffer b = ByteBuffer.allocate((int) size);
-      while (b.hasRemaining() && ch.read(b) >= 0) {
-        // read the whole file
-      }
-      file = b.array();
-      if (b.hasRemaining()) {
-        file = java.util.Arrays.copyOf(file, b.position()); // shrank while read: the check below refuses it
-      }
+      // Mapped, not read: the checksum and the reader's copy read the page cache where it lies (a read would copy
+      // each block twice more on the heap). Block files are never changed in place (written aside, renamed over,
+      // deleted), so the mapping stays the file checked.
+      file = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
     String[] why = new String[1];
-    byte[] payload = BlockFormat.decode(file, id, blockSize, index, length, why);
-    if (payload == null) {
+    int payloadAt = BlockFormat.check(file, id, blockSize, index, length, why);
+    if (payloadAt < 0) {
+      BlockView.unmap(file);
       return corrupt(path, id, index, why[0]);
     }
     touch(path);
-    return Optional.of(payload);
+    return Optional.of(BlockView.mapped(file, payloadAt, length));
   }
 
   /**
@@ -416,7 +415,7 @@ public final class CacheDirectory {
     return out;
   }
 
-  private Optional<byte[]> corrupt(Path path, ObjectIdentity id, long index, String why) throws IOException {
+  private Optional<BlockView> corrupt(Path path, ObjectIdentity id, long index, String why) throws IOException {
     statistics.get().checksumFailure();
     LOG.warn("Read cache: block {} of {} in {} failed its check ({}): deleted, fetched again", index, id, path, why);
     Files.deleteIfExists(path);

@@ -7,7 +7,8 @@ import org.apache.hadoop.util.CleanerUtil;
 
 /**
  * The payload of one block as its reader sees it: a block file of the cache directory mapped into memory (read
- * where it lies in the page cache, its bytes copied once, into the reader's buffer) or the bytes fetched from S3.
+ * where it lies in the page cache, its bytes copied once, into the reader's buffer; read onto the heap only where the
+ * JVM cannot map it) or the bytes fetched from S3.
  *
  * <p>A view is handed to one reader, which {@link #release releases} it when it moves on: a mapped file is then
  * unmapped at once (where the JVM lets Hadoop's {@link CleanerUtil} do so; else when the garbage collector frees the
@@ -32,6 +33,11 @@ public final class BlockView {
   /** A view of bytes held on the heap (a block fetched from S3). */
   public static BlockView of(byte[] data) {
     return new BlockView(ByteBuffer.wrap(data), 0, data.length, false);
+  }
+
+  /** The payload of a block file read onto the heap: {@code length} bytes from {@code offset}. */
+  static BlockView of(ByteBuffer file, int offset, int length) {
+    return new BlockView(file, offset, length, false);
   }
 
   /** The payload of a mapped block file: {@code length} bytes from {@code offset}. */

@@ -126,27 +126,47 @@ public final class CacheDirectory {
    */
   public Optional<BlockView> read(ObjectIdentity id, long index, int length) throws IOException {
     Path path = blockPath(id, index);
-    MappedByteBuffer file;
+    ByteBuffer file;
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
       if (size > BlockFormat.maxFileSize(blockSize)) {
         return corrupt(path, id, index, "size " + size + " is more than a block's file can be");
       }
-      // Mapped, not read: the checksum and the reader's copy read the page cache where it lies (a read would copy
-      // each block twice more on the heap). Block files are never changed in place (written aside, renamed over,
-      // deleted), so the mapping stays the file checked.
-      file = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+      file = mapOrRead(ch, (int) size, path);
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
     String[] why = new String[1];
     int payloadAt = BlockFormat.check(file, id, blockSize, index, length, why);
     if (payloadAt < 0) {
-      BlockView.unmap(file);
+      if (file instanceof MappedByteBuffer) {
+        BlockView.unmap(file);
+      }
       return corrupt(path, id, index, why[0]);
     }
     touch(path);
-    return Optional.of(BlockView.mapped(file, payloadAt, length));
+    return Optional.of(file instanceof MappedByteBuffer ? BlockView.mapped((MappedByteBuffer) file, payloadAt, length)
+        : BlockView.of(file, payloadAt, length));
+  }
+
+  /**
+   * A block file's bytes: mapped, so that the checksum and the reader's copy read the page cache where it lies (a
+   * read would copy each block twice more on the heap); block files are never changed in place (written aside,
+   * renamed over, deleted), so a mapping stays the file checked. Read onto the heap when the JVM cannot map it (out
+   * of address space or map areas: a cache hit must not fail the read).
+   */
+  static ByteBuffer mapOrRead(FileChannel ch, int size, Path path) throws IOException {
+    try {
+      return ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+    } catch (IOException mapFailed) {
+      LOG.debug("Read cache: cannot map {}, reading it instead", path, mapFailed);
+    }
+    ByteBuffer b = ByteBuffer.allocate(size);
+    while (b.hasRemaining() && ch.read(b, b.position()) >= 0) {
+      // the file's position follows the buffer's
+    }
+    // shorter than its size said: what was read, which the length check refuses
+    return b.hasRemaining() ? ByteBuffer.wrap(java.util.Arrays.copyOf(b.array(), b.position())) : b;
   }
 
   /**

@@ -20,29 +20,22 @@ public final class BlockView {
   private final ByteBuffer bytes;
   private final int offset;
   private final int length;
-  private final boolean mapped;
   private boolean released;
 
-  private BlockView(ByteBuffer bytes, int offset, int length, boolean mapped) {
+  private BlockView(ByteBuffer bytes, int offset, int length) {
     this.bytes = bytes;
     this.offset = offset;
     this.length = length;
-    this.mapped = mapped;
   }
 
   /** A view of bytes held on the heap (a block fetched from S3). */
   public static BlockView of(byte[] data) {
-    return new BlockView(ByteBuffer.wrap(data), 0, data.length, false);
+    return new BlockView(ByteBuffer.wrap(data), 0, data.length);
   }
 
-  /** The payload of a block file read onto the heap: {@code length} bytes from {@code offset}. */
+  /** The payload of a block file, mapped or read onto the heap: {@code length} bytes from {@code offset}. */
   static BlockView of(ByteBuffer file, int offset, int length) {
-    return new BlockView(file, offset, length, false);
-  }
-
-  /** The payload of a mapped block file: {@code length} bytes from {@code offset}. */
-  static BlockView mapped(MappedByteBuffer file, int offset, int length) {
-    return new BlockView(file, offset, length, true);
+    return new BlockView(file, offset, length);
   }
 
   /** The payload's length. */
@@ -70,17 +63,15 @@ public final class BlockView {
       return;
     }
     released = true;
-    if (mapped) {
-      unmap(bytes);
-    }
+    unmap(bytes);
   }
 
   /**
    * Unmaps a mapped file now where the JVM allows it; else the garbage collector unmaps it when it frees the buffer.
-   * The buffer must not be read afterwards.
+   * The buffer must not be read afterwards. Nothing to do for bytes on the heap.
    */
   static void unmap(ByteBuffer file) {
-    if (!CleanerUtil.UNMAP_SUPPORTED) {
+    if (!(file instanceof MappedByteBuffer) || !CleanerUtil.UNMAP_SUPPORTED) {
       return;
     }
     try {

@@ -7,7 +7,6 @@ import io.objectcommit.readcache.ReadCacheConstants;
 import io.objectcommit.readcache.ReadCacheStatistics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -139,14 +138,11 @@ public final class CacheDirectory {
     String[] why = new String[1];
     int payloadAt = BlockFormat.check(file, id, blockSize, index, length, why);
     if (payloadAt < 0) {
-      if (file instanceof MappedByteBuffer) {
-        BlockView.unmap(file);
-      }
+      BlockView.unmap(file);
       return corrupt(path, id, index, why[0]);
     }
     touch(path);
-    return Optional.of(file instanceof MappedByteBuffer ? BlockView.mapped((MappedByteBuffer) file, payloadAt, length)
-        : BlockView.of(file, payloadAt, length));
+    return Optional.of(BlockView.of(file, payloadAt, length));
   }
 
   /**

@@ -29,7 +29,7 @@ class BlockViewTest {
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
     }
-    BlockView v = BlockView.mapped(mapped, 10, 40); // the payload: bytes 10 to 49
+    BlockView v = BlockView.of(mapped, 10, 40); // the payload: bytes 10 to 49
     assertEquals(40, v.length());
     assertEquals(210, v.get(0), "unsigned");
     byte[] out = new byte[8];

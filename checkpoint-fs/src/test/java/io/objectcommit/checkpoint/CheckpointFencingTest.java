@@ -299,8 +299,11 @@ class CheckpointFencingTest {
     List<String> refused = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.concurrent.atomic.AtomicLong takeoverDone = new java.util.concurrent.atomic.AtomicLong();
     List<String> startedAfter = java.util.Collections.synchronizedList(new ArrayList<>());
+    // the writer's bound is a time, not a count of writes: on a busy machine the takeover, which waits and retries
+    // where the zombie changed a manifest first, has outlasted 100,000 writes (about 20 s)
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
     Thread writer = new Thread(() -> {
-      for (int i = 0; startedAfter.size() < 20 && i < 100_000; i++) { // until 20 writes after the takeover
+      for (int i = 0; startedAfter.size() < 20 && System.nanoTime() < deadline; i++) { // 20 writes after the takeover
         String path = "/q/state/0/" + (10 + i % 20) + "/z-" + i;
         boolean after = takeoverDone.get() != 0;
         try {
@@ -322,7 +325,7 @@ class CheckpointFencingTest {
     }
     assertEquals(2, CheckpointFencing.takeOwnership(successor, Q, "driver-2"));
     takeoverDone.set(1);
-    writer.join(60_000);
+    writer.join(180_000);
     assertEquals(20, startedAfter.size(), "the zombie wrote after the takeover too");
     assertTrue(refused.containsAll(startedAfter), "every write started after the takeover is refused");
     Map<String, Long> listed = listing();

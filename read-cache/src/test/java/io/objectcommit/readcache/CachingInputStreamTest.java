@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.objectcommit.store.ObjectChangedException;
 import io.objectcommit.store.ObjectInfo;
@@ -24,6 +25,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.CleanerUtil;
 import org.junit.jupiter.api.BeforeEach;
@@ -223,7 +225,7 @@ class CachingInputStreamTest {
   @Test
   void aWarmReadKeepsOnlyItsCurrentBlockMappedAndNothingOnceClosed() throws Exception {
     Path maps = Path.of("/proc/self/maps");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps) && CleanerUtil.UNMAP_SUPPORTED,
+    assumeTrue(Files.isReadable(maps) && CleanerUtil.UNMAP_SUPPORTED,
         "a Linux /proc and a JVM that unmaps on request");
     byte[] data = bytes(12 * BLOCK, 9);
     put("t/mapped", data);
@@ -251,7 +253,7 @@ class CachingInputStreamTest {
 
   private long mappedBlocks(Path maps) throws IOException {
     String real = dir.toRealPath().toString(); // the map names files by their real paths (a symlinked /tmp)
-    try (java.util.stream.Stream<String> lines = Files.lines(maps)) {
+    try (Stream<String> lines = Files.lines(maps)) {
       return lines.filter(l -> l.contains(real) && l.endsWith(".blk")).count();
     }
   }

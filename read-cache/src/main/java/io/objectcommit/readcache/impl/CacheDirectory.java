@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -162,7 +163,7 @@ public final class CacheDirectory {
       // the file's position follows the buffer's
     }
     // shorter than its size said: what was read, which the length check refuses
-    return b.hasRemaining() ? ByteBuffer.wrap(java.util.Arrays.copyOf(b.array(), b.position())) : b;
+    return b.hasRemaining() ? ByteBuffer.wrap(Arrays.copyOf(b.array(), b.position())) : b;
   }
 
   /**

@@ -41,9 +41,9 @@ class MapOrReadTest {
       ByteBuffer read = CacheDirectory.mapOrRead(ch, bytes.length, p);
       assertFalse(read instanceof MappedByteBuffer);
       byte[] got = new byte[bytes.length];
-      for (int i = 0; i < got.length; i++) {
-        got[i] = read.get(i);
-      }
+      ByteBuffer all = read.duplicate();
+      all.position(0); // read by absolute positions: the read left the buffer's position at its end
+      all.get(got);
       assertArrayEquals(bytes, got, "read whole onto the heap");
       assertEquals(bytes.length, read.capacity());
     }

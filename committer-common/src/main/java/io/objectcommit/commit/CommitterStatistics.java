@@ -22,6 +22,8 @@ public final class CommitterStatistics {
 
   /** Files a task committed (in its task record): {@value}. */
   public static final String TASK_FILES = "task_files";
+  /** Files a task's record carries itself, written by job commit with one PUT each: {@value}. Staging. */
+  public static final String TASK_FILES_INLINE = "task_files_inline";
   /** Bytes a task uploaded (in its task record): {@value}. */
   public static final String TASK_BYTES = "task_bytes";
   /** Duration of a task commit (in its task record): {@value}. */
@@ -41,6 +43,8 @@ public final class CommitterStatistics {
   public static final String JOB_OLD_OBJECTS_DELETED = "job_old_objects_deleted";
   /** Pending uploads of the job no task record names (attempts that died in task commit) aborted: {@value}. Staging. */
   public static final String JOB_UPLOADS_SWEPT = "job_uploads_swept";
+  /** Files job commit wrote from the task records (small files carried in them): {@value}. Staging. */
+  public static final String JOB_FILES_INLINE = "job_files_inline";
   /** Task records read a second time because they did not fit the cache: {@value}. Staging. */
   public static final String JOB_RECORDS_RELOADED = "job_records_reloaded";
   /** The most pending uploads job commit held in memory at once: {@value}. Staging. */

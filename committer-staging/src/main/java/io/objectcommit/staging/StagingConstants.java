@@ -72,6 +72,25 @@ public final class StagingConstants {
    */
   public static final String PART_SIZE = PREFIX + "part-size";
 
+  /**
+   * Small files carried inside the task record instead of as pending uploads: at task commit the attempt's files of
+   * at most {@link #INLINE_FILE_BYTES}, smallest first, go into its record while their total stays within this many
+   * bytes (0: none); job commit writes each with one PUT. Such a file costs one request instead of three (initiate,
+   * part, complete) and stays invisible until job commit as an upload does; job commit holds at most this much file
+   * data per record it reads (a window of {@code max(64, 4 x commit.threads)} records): {@value}.
+   */
+  public static final String INLINE_TASK_BYTES = PREFIX + "inline.task-bytes";
+  public static final long INLINE_TASK_BYTES_DEFAULT = 1L << 20;
+  /** The largest {@link #INLINE_TASK_BYTES} accepted (a record is read whole into the driver's memory): 16 MiB. */
+  public static final long INLINE_TASK_BYTES_MAX = 16L << 20;
+
+  /**
+   * The largest file a task record carries ({@link #INLINE_TASK_BYTES}): a carried file's bytes travel through the
+   * record and the driver, so only files whose two saved requests outweigh that are carried: {@value}.
+   */
+  public static final String INLINE_FILE_BYTES = PREFIX + "inline.file-bytes";
+  public static final long INLINE_FILE_BYTES_DEFAULT = 128L << 10;
+
   /** Parallel uploads of one task commit: {@value}. */
   public static final String UPLOAD_THREADS = PREFIX + "upload.threads";
   public static final int UPLOAD_THREADS_DEFAULT = 8;

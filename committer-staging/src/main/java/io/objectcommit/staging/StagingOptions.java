@@ -31,6 +31,8 @@ public final class StagingOptions {
   private final long bufferMinFree;
   private final long bufferMaxAgeMs;
   private final long partSize;
+  private final long inlineTaskBytes;
+  private final long inlineFileBytes;
   private final int uploadThreads;
   private final int commitThreads;
   private final int cachedUploads;
@@ -66,6 +68,12 @@ public final class StagingOptions {
     long s3aPart = r.getBytes(StoreConstants.MULTIPART_SIZE, StoreConstants.MULTIPART_SIZE_DEFAULT,
         StoreConstants.MULTIPART_MIN_SIZE);
     this.partSize = r.getBytes(PART_SIZE, s3aPart, StoreConstants.MULTIPART_MIN_SIZE);
+    this.inlineTaskBytes = r.getBytes(INLINE_TASK_BYTES, INLINE_TASK_BYTES_DEFAULT, 0);
+    if (inlineTaskBytes > INLINE_TASK_BYTES_MAX) {
+      throw new IllegalArgumentException("Invalid value '" + r.get(INLINE_TASK_BYTES, "") + "' of "
+          + r.effectiveKey(INLINE_TASK_BYTES) + ": at most " + INLINE_TASK_BYTES_MAX + " bytes (16M)");
+    }
+    this.inlineFileBytes = r.getBytes(INLINE_FILE_BYTES, INLINE_FILE_BYTES_DEFAULT, 0);
     this.uploadThreads = r.getInt(UPLOAD_THREADS, UPLOAD_THREADS_DEFAULT, 1, 1024);
     this.commitThreads = r.getInt(COMMIT_THREADS, COMMIT_THREADS_DEFAULT, 1, 1024);
     this.cachedUploads = r.getInt(COMMIT_CACHED_UPLOADS, COMMIT_CACHED_UPLOADS_DEFAULT, 0, Integer.MAX_VALUE);
@@ -116,6 +124,16 @@ public final class StagingOptions {
     return partSize;
   }
 
+  /** File bytes a task record may carry (small files written by job commit with one PUT each); 0: none. */
+  public long inlineTaskBytes() {
+    return inlineTaskBytes;
+  }
+
+  /** The largest file a task record carries (see {@link #inlineTaskBytes()}). */
+  public long inlineFileBytes() {
+    return inlineFileBytes;
+  }
+
   public int uploadThreads() {
     return uploadThreads;
   }
@@ -153,7 +171,7 @@ public final class StagingOptions {
   @Override
   public String toString() {
     return "variant=" + variant + ", conflict-mode=" + conflictMode + ", buffer dirs=" + bufferDirs + ", part size="
-        + partSize + ", upload threads=" + uploadThreads + ", commit threads=" + commitThreads
+        + partSize + ", inline task bytes=" + inlineTaskBytes + ", inline file bytes=" + inlineFileBytes + ", upload threads=" + uploadThreads + ", commit threads=" + commitThreads
         + (dynamicPartitionOverwrite ? ", dynamic partition overwrite" : "")
         + (replacePaths.isEmpty() ? "" : ", replacing " + replacePaths);
   }

@@ -12,7 +12,6 @@ import io.objectcommit.store.testing.InMemoryStoreFactory;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
@@ -57,7 +56,7 @@ class StagingCommitterStoreTest {
     StagingCommitter committer = new StagingCommitter(output, task);
     committer.setupTask(task);
     File dir = new File(committer.getWorkPath().toUri());
-    Files.write(new File(dir, FILE).toPath(), "rows".getBytes(StandardCharsets.UTF_8));
+    Files.write(new File(dir, FILE).toPath(), StagingProtocolTest.content("rows")); // a pending upload
     committer.commitTask(task);
   }
 
@@ -73,7 +72,7 @@ class StagingCommitterStoreTest {
     assertFalse(bucket.exists("warehouse/table/" + FILE));
 
     driver.commitJob(job);
-    assertArrayEquals("rows".getBytes(StandardCharsets.UTF_8), bucket.bytes("warehouse/table/" + FILE));
+    assertArrayEquals(StagingProtocolTest.content("rows"), bucket.bytes("warehouse/table/" + FILE));
     assertTrue(bucket.exists("warehouse/table/_SUCCESS"));
     assertEquals(0, bucket.pendingUploads("warehouse/table/").size());
   }

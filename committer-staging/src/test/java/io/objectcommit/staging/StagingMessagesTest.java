@@ -12,7 +12,6 @@ import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -43,7 +42,7 @@ class StagingMessagesTest {
     StagingOptions options = StagingOptions.from(new Configuration(false), "bucket", null);
     File dir = new File(tmp, "attempt");
     assertTrue(dir.mkdirs());
-    Files.write(new File(dir, "part-00000-" + JOB + ".parquet").toPath(), "x".getBytes(StandardCharsets.UTF_8));
+    Files.write(new File(dir, "part-00000-" + JOB + ".parquet").toPath(), StagingProtocolTest.content("x"));
     new TaskCommitStage(store, layout, options).commit(dir, 0, 1, "attempt_0", "host");
     store.addFault(FaultRule.failing(MULTIPART_ABORT));
     JobAbortIncompleteException e = assertThrows(JobAbortIncompleteException.class,

@@ -31,6 +31,8 @@ class StagingOptionsTest {
     assertTrue(o.sweepUploads());
     assertEquals(List.of(), o.replacePaths());
     assertEquals(StagingConstants.BUFFER_MAX_AGE_DEFAULT_MS, o.bufferMaxAgeMs());
+    assertEquals(1024 * 1024, o.inlineTaskBytes());
+    assertEquals(128 * 1024, o.inlineFileBytes());
   }
 
   @Test
@@ -53,6 +55,10 @@ class StagingOptionsTest {
     assertEquals(32L * 1024 * 1024, o.partSize(), "S3A's part size when ours is unset");
     assertEquals(3, o.uploadThreads());
     assertEquals(6L * 1024 * 1024, read(StagingConstants.PART_SIZE, "6M").partSize());
+    assertEquals(256L * 1024, read("fs.objectcommit.bucket.bucket.staging.inline.task-bytes", "256K")
+        .inlineTaskBytes());
+    assertEquals(16L * 1024 * 1024, read(StagingConstants.INLINE_TASK_BYTES, "16M").inlineTaskBytes());
+    assertEquals(64L * 1024, read(StagingConstants.INLINE_FILE_BYTES, "64K").inlineFileBytes());
   }
 
   @Test
@@ -61,6 +67,12 @@ class StagingOptionsTest {
         .getMessage().contains(StagingConstants.CONFLICT_MODE));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> read(StagingConstants.PART_SIZE, "1M"))
         .getMessage().contains(StagingConstants.PART_SIZE));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> read(StagingConstants.INLINE_TASK_BYTES, "-1"))
+        .getMessage().contains(StagingConstants.INLINE_TASK_BYTES));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> read(StagingConstants.INLINE_TASK_BYTES, "17M"))
+        .getMessage().contains(StagingConstants.INLINE_TASK_BYTES));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> read(StagingConstants.INLINE_FILE_BYTES, "lots"))
+        .getMessage().contains(StagingConstants.INLINE_FILE_BYTES));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> read(StagingConstants.COMMIT_THREADS, "0"))
         .getMessage().contains(StagingConstants.COMMIT_THREADS));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> read(StagingConstants.COMMITTER, "magic"))

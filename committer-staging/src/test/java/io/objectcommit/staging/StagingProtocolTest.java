@@ -68,14 +68,26 @@ class StagingProtocolTest {
     return "part-0000" + task + "-" + JOB + "-c00" + n + ".parquet";
   }
 
-  /** Writes {@code files} (relative path to content) into a fresh attempt directory and commits the task. */
+  /**
+   * A file's content: {@code label}, then padding past the largest file a task record carries by default (128 KiB),
+   * so that each file of these tests is a pending upload, as every larger file is (the files carried in the record:
+   * {@code InlineFilesTest}).
+   */
+  static byte[] content(String label) {
+    byte[] b = Arrays.copyOf(label.getBytes(StandardCharsets.UTF_8),
+        (int) StagingConstants.INLINE_FILE_BYTES_DEFAULT + 1);
+    Arrays.fill(b, label.length(), b.length, (byte) '.');
+    return b;
+  }
+
+  /** Writes {@code files} (relative path to {@link #content} label) into a fresh attempt directory, commits the task. */
   private TaskCommitStage.Result commitTask(int task, int count, int attempt, Map<String, String> files)
       throws IOException {
     File dir = new File(tmp, "attempt_" + task + "_" + attempt);
     for (Map.Entry<String, String> e : files.entrySet()) {
       File f = new File(dir, e.getKey());
       f.getParentFile().mkdirs();
-      Files.write(f.toPath(), e.getValue().getBytes(StandardCharsets.UTF_8));
+      Files.write(f.toPath(), content(e.getValue()));
       // what the local file system's checksums look like: never uploaded
       Files.write(new File(f.getParentFile(), "." + f.getName() + ".crc").toPath(), new byte[] {1, 2});
     }
@@ -117,8 +129,7 @@ class StagingProtocolTest {
     assertEquals(8, visible().size());
     for (int t = 0; t < 4; t++) {
       for (int i = 0; i < 2; i++) {
-        assertArrayEquals(("task " + t + " file " + i).getBytes(StandardCharsets.UTF_8),
-            store.bytes(DEST + name(t, i)));
+        assertArrayEquals(content("task " + t + " file " + i), store.bytes(DEST + name(t, i)));
       }
     }
     assertEquals(0, store.pendingUploads(DEST).size(), "no upload left");
@@ -142,7 +153,7 @@ class StagingProtocolTest {
   }
 
   @Test
-  void requestsPerFileAreThreeAndOverheadGrowsWithTasks() throws IOException {
+  void requestsPerUploadedFileAreThreeAndOverheadGrowsWithTasks() throws IOException {
     for (int t = 0; t < 4; t++) {
       commitTask(t, 4, 0, files(t, 5, ""));
     }

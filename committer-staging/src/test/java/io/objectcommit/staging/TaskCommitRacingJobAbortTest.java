@@ -18,7 +18,6 @@ import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,7 +82,7 @@ class TaskCommitRacingJobAbortTest {
     dir.mkdirs();
     for (int i = 0; i < files; i++) {
       Files.write(new File(dir, "part-0000" + i + "-" + JOB + ".parquet").toPath(),
-          ("data" + i).getBytes(StandardCharsets.UTF_8));
+          StagingProtocolTest.content("data" + i)); // pending uploads: the interleavings include their initiation
     }
     return new TaskCommitStage(store, layout, options).commit(dir, 1, 2, "attempt_1_0", "host");
   }

@@ -10,7 +10,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What one committed task attempt leaves for job commit: its pending uploads. Saved once per task at a key
+ * What one committed task attempt leaves for job commit: its pending uploads, and from version 2 the small files it
+ * carries itself ({@link PendingFile#data}). Saved once per task at a key
  * derived from the job id and the task's index ({@code <dest>/.objectcommit-staging/<job>/task-000042.json}) with
  * an exclusive create, so that exactly one attempt of each task is committed; job commit reads the records by
  * index, never by listing. {@link #taskCount} tells job commit how many records to read.
@@ -19,8 +20,8 @@ public final class StagingTaskRecord extends JsonRecord {
 
   /** The record type: {@value}. */
   public static final String TYPE = "objectcommit/staging/task-record";
-  /** The version this code writes: {@value}. */
-  public static final int VERSION = 1;
+  /** The version this code writes: {@value} (version 1, read too, has no files carried in the record). */
+  public static final int VERSION = 2;
   /** Reads and writes task records. */
   public static final JsonRecordCodec<StagingTaskRecord> CODEC = new JsonRecordCodec<>(StagingTaskRecord.class, TYPE,
       1, VERSION);
@@ -64,6 +65,17 @@ public final class StagingTaskRecord extends JsonRecord {
     this.hostname = hostname;
     this.timestamp = System.currentTimeMillis();
     this.files = new ArrayList<>(files);
+  }
+
+  /** Bytes of the files the record carries itself. */
+  public long inlineBytes() {
+    long n = 0;
+    for (PendingFile f : files) {
+      if (f.inline()) {
+        n += f.length;
+      }
+    }
+    return n;
   }
 
   /** Total bytes of the task's files. */

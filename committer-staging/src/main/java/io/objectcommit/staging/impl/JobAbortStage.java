@@ -97,12 +97,15 @@ public final class JobAbortStage {
             recordKeys.add(layout.taskRecordKey(r.taskIndex));
             for (PendingFile f : r.files) {
               Sweep.collectNameIds(f.path, nameIds);
+              finalKeys.add(layout.finalKey(f.path));
+              if (f.inline()) {
+                continue; // carried in the record: nothing was uploaded
+              }
               MultipartUpload u = new MultipartUpload(layout.finalKey(f.path), f.uploadId, 0);
               work.add(() -> {
                 store.abortMultipartUpload(u);
                 return null;
               });
-              finalKeys.add(u.key());
             }
           }
           try {

@@ -15,6 +15,7 @@ import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Parallel;
+import io.objectcommit.store.Payload;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
 import java.io.IOException;
@@ -35,11 +36,12 @@ import org.slf4j.LoggerFactory;
  *   <li><b>load</b>: read the task records by index (0 first: it tells how many there are), validate them, count
  *       files, collect the partitions written; a missing or foreign record fails the commit before anything is
  *       visible. Records are kept for the second pass only while they hold at most
- *       {@code fs.objectcommit.staging.commit.cached-uploads} uploads;</li>
+ *       {@code fs.objectcommit.staging.commit.cached-uploads} files and 64 MiB of carried file data;</li>
  *   <li><b>resolve conflicts</b>: {@code fail} checks that the destination (or each partition written) holds no
  *       data; {@code replace}, Spark's Overwrite and dynamic partition overwrite delete the old objects there,
  *       now that every new file is known to be uploaded;</li>
- *   <li><b>complete</b> every upload, in parallel, a window of records at a time;</li>
+ *   <li><b>complete</b> every upload and write every file a record carries (one PUT each), in parallel, a window
+ *       of records at a time;</li>
  *   <li>abort any upload of this job no record names (attempts that died during task commit), write
  *       {@code _SUCCESS} (with the number of uploads so swept), delete the task records.</li>
  * </ol>
@@ -47,6 +49,9 @@ import org.slf4j.LoggerFactory;
 public final class JobCommitStage {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobCommitStage.class);
+
+  /** Carried file data (small files in task records) kept in memory between the two passes: 64 MiB. */
+  static final long CACHED_INLINE_BYTES = 64L << 20;
 
   /** What job commit did: counters and the first file names, never the whole file list. */
   public static final class Summary {
@@ -140,6 +145,8 @@ public final class JobCommitStage {
       }
       List<StagingTaskRecord> cache = new ArrayList<>();
       long cachedUploads = 0;
+      long cachedInline = 0;
+      long inlineFiles = 0;
       boolean caching = true;
       long heldMax = 0;
       long files = 0;
@@ -178,6 +185,7 @@ public final class JobCommitStage {
           for (PendingFile f : r.files) {
             files++;
             bytes += f.length;
+            inlineFiles += f.inline() ? 1 : 0;
             if (filenames.size() < options.successFilenamesLimit()) {
               filenames.add(layout.finalKey(f.path));
             }
@@ -187,9 +195,11 @@ public final class JobCommitStage {
             }
           }
           taskMs += r.statistics.getOrDefault(CommitterStatistics.TASK_COMMIT_MS, 0L);
-          if (caching && cachedUploads + r.files.size() <= options.cachedUploads()) {
+          if (caching && cachedUploads + r.files.size() <= options.cachedUploads()
+              && cachedInline + r.inlineBytes() <= CACHED_INLINE_BYTES) {
             cache.add(r);
             cachedUploads += r.files.size();
+            cachedInline += r.inlineBytes();
           } else {
             caching = false;
           }
@@ -200,12 +210,13 @@ public final class JobCommitStage {
       stats.put(CommitterStatistics.JOB_TASKS, (long) tasks);
       stats.put(CommitterStatistics.FILES_COMMITTED, files);
       stats.put(CommitterStatistics.BYTES_COMMITTED, bytes);
+      stats.put(CommitterStatistics.JOB_FILES_INLINE, inlineFiles);
       stats.put(CommitterStatistics.TASK_COMMIT_MS_TOTAL, taskMs);
       if (needsPartitions()) {
         stats.put(CommitterStatistics.JOB_PARTITIONS, (long) partitions.size());
       }
-      LOG.info("Job {}: {} tasks committed {} files ({} bytes) as pending uploads to {}", layout.jobId(), tasks, files,
-          bytes, layout);
+      LOG.info("Job {}: {} tasks committed {} files ({} bytes) to {}: {} as pending uploads, {} in their records",
+          layout.jobId(), tasks, files, bytes, layout, files - inlineFiles, inlineFiles);
 
       // 2. conflicts
       stats.put(CommitterStatistics.JOB_OLD_OBJECTS_DELETED, resolveConflicts(partitions));
@@ -377,7 +388,12 @@ public final class JobCommitStage {
     return completes.size();
   }
 
+  /** Makes one file visible: completes its upload, or writes the bytes its record carries (one PUT). */
   private void complete(PendingFile f) throws IOException {
+    if (f.inline()) {
+      store.put(layout.finalKey(f.path), Payload.of(f.data), WriteCondition.none());
+      return;
+    }
     List<UploadedPart> parts = new ArrayList<>(f.etags.size());
     int n = 1;
     for (String etag : f.etags) {

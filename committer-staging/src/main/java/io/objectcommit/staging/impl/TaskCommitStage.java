@@ -15,9 +15,13 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -25,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Task commit: uploads every file of the attempt's local directory as an incomplete multipart upload (files in
- * parallel, parts of one file in order), then saves the task record with an exclusive create. Nothing becomes
- * visible. If anything fails, the uploads already started are aborted. If another attempt of the same task saved
+ * Task commit: puts the attempt's small files (at most {@code fs.objectcommit.staging.inline.file-bytes} each) into
+ * its task record, smallest first, while their total stays within {@code fs.objectcommit.staging.inline.task-bytes}; uploads every other file of the attempt's local
+ * directory as an incomplete multipart upload (files in parallel, parts of one file in order); then saves the task
+ * record with an exclusive create. Nothing becomes visible. If anything fails, the uploads already started are aborted. If another attempt of the same task saved
  * its record first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
  *
  * <p>After the record is saved, one GET of the job-abort marker: if the job was aborted meanwhile, the attempt
@@ -90,13 +95,16 @@ public final class TaskCommitStage {
       throws IOException {
     long start = System.currentTimeMillis();
     List<String> paths = localFiles(attemptDir);
+    Set<String> carried = carried(attemptDir, paths, options.inlineFileBytes(), options.inlineTaskBytes());
     List<MultipartUpload> started = Collections.synchronizedList(new ArrayList<>());
     List<PendingFile> files;
     try (Parallel parallel = new Parallel("objectcommit-task-upload", Math.min(options.uploadThreads(),
-        Math.max(1, paths.size())))) {
+        Math.max(1, paths.size() - carried.size())))) {
       List<Parallel.IoTask<PendingFile>> uploads = new ArrayList<>();
       for (String p : paths) {
-        uploads.add(() -> upload(new File(attemptDir, p).toPath(), p, started));
+        Path file = new File(attemptDir, p).toPath();
+        uploads.add(carried.contains(p) ? () -> PendingFile.inline(p, Files.readAllBytes(file))
+            : () -> upload(file, p, started));
       }
       try {
         files = parallel.runAll(uploads);
@@ -115,6 +123,7 @@ public final class TaskCommitStage {
     StagingTaskRecord record = new StagingTaskRecord(layout.jobId(), taskIndex, taskCount, attemptId, hostname, files);
     long bytes = record.bytes();
     record.statistics.put(CommitterStatistics.TASK_FILES, (long) files.size());
+    record.statistics.put(CommitterStatistics.TASK_FILES_INLINE, (long) carried.size());
     record.statistics.put(CommitterStatistics.TASK_BYTES, bytes);
     record.statistics.put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
     String key = layout.taskRecordKey(taskIndex);
@@ -146,9 +155,35 @@ public final class TaskCommitStage {
       }
       throw new JobAbortedException(store.pathOf(key), layout.jobId(), attemptId, ABORTED_DURING_COMMIT);
     }
-    LOG.info("Task attempt {} committed {} files ({} bytes) as pending uploads in {} ms", attemptId, files.size(),
-        bytes, System.currentTimeMillis() - start);
+    LOG.info("Task attempt {} committed {} files ({} bytes): {} as pending uploads, {} ({} bytes) in its record, in {}"
+        + " ms", attemptId, files.size(), bytes, files.size() - carried.size(), carried.size(), record.inlineBytes(),
+        System.currentTimeMillis() - start);
     return new Result(record, true);
+  }
+
+  /**
+   * The files (of {@code paths}) the task record carries: those of at most {@code fileMax} bytes, the smallest first
+   * (then by path), while their total stays within {@code budget} bytes.
+   */
+  static Set<String> carried(File dir, List<String> paths, long fileMax, long budget) throws IOException {
+    Set<String> carried = new HashSet<>();
+    if (budget <= 0) {
+      return carried;
+    }
+    List<Map.Entry<String, Long>> sizes = new ArrayList<>(paths.size());
+    for (String p : paths) {
+      sizes.add(new AbstractMap.SimpleImmutableEntry<>(p, Files.size(new File(dir, p).toPath())));
+    }
+    sizes.sort(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()));
+    long total = 0;
+    for (Map.Entry<String, Long> e : sizes) {
+      if (e.getValue() > fileMax || total + e.getValue() > budget) {
+        break;
+      }
+      total += e.getValue();
+      carried.add(e.getKey());
+    }
+    return carried;
   }
 
   private PendingFile upload(Path file, String relative, List<MultipartUpload> started) throws IOException {

@@ -11,6 +11,7 @@ import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CommitterContender;
 import io.objectcommit.it.faults.ProxiedBucket;
 import io.objectcommit.it.faults.StagingCommitters;
+import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
 import io.objectcommit.testsupport.TestTags;
@@ -131,7 +132,7 @@ class StagingCommitterIT {
       // three tasks have committed, the fourth is still running
       assertEquals(TASKS - 1, records(bucket, "table/"), keys(bucket, "table/").toString());
       assertEquals(List.of(), dataFiles(bucket, "table/"), "nothing of the job is visible while tasks run");
-      assertEquals(TASKS - 1, pendingUploads(bucket, "table/"), "one pending upload per committed file");
+      assertEquals(0, pendingUploads(bucket, "table/"), "small files ride in their task records: no upload");
       assertTrue(!write.isDone());
       release.countDown();
       write.get(120, TimeUnit.SECONDS);
@@ -294,31 +295,47 @@ class StagingCommitterIT {
           .option("maxRecordsPerFile", ROWS / TASKS / 4).parquet(bucket.s3a("b")));
       RequestCounts c = measure(proxied, () -> data.repartition(2 * TASKS).write().mode(SaveMode.Append)
           .parquet(bucket.s3a("c")));
+      // the same as b with no file carried in a task record: every file a pending upload, as files beyond a task
+      // record's budget (fs.objectcommit.staging.inline.task-bytes, 1 MiB) are
+      spark.sparkContext().hadoopConfiguration().set(StagingConstants.INLINE_TASK_BYTES, "0");
+      RequestCounts d;
+      try {
+        d = measure(proxied, () -> data.repartition(TASKS).write().mode(SaveMode.Append)
+            .option("maxRecordsPerFile", ROWS / TASKS / 4).parquet(bucket.s3a("d")));
+      } finally {
+        spark.sparkContext().hadoopConfiguration().unset(StagingConstants.INLINE_TASK_BYTES);
+      }
       LOG.info("4 tasks x 1 file: {}", a);
       LOG.info("4 tasks x 4 files: {}", b);
       LOG.info("8 tasks x 1 file: {}", c);
+      LOG.info("4 tasks x 4 files, every file a pending upload: {}", d);
       int filesA = TASKS;
       int filesB = TASKS * 4;
       int filesC = TASKS * 2;
-      for (Object[] run : new Object[][] {{a, filesA}, {b, filesB}, {c, filesC}}) {
-        RequestCounts r = (RequestCounts) run[0];
-        int files = (Integer) run[1];
-        assertEquals(files, r.of(S3Operation.MULTIPART_INITIATE), r.toString());
-        assertEquals(files, r.of(S3Operation.MULTIPART_PART), r.toString());
-        assertEquals(files, r.of(S3Operation.MULTIPART_COMPLETE), r.toString());
-        assertEquals(0, r.of(S3Operation.MULTIPART_ABORT), r.toString());
+      // small files ride in their task records: job commit writes each with one PUT, nothing is uploaded in parts
+      for (RequestCounts r : List.of(a, b, c)) {
+        assertEquals(0, r.of(S3Operation.MULTIPART_INITIATE) + r.of(S3Operation.MULTIPART_PART)
+            + r.of(S3Operation.MULTIPART_COMPLETE) + r.of(S3Operation.MULTIPART_ABORT), r.toString());
         assertEquals(0, r.of(S3Operation.COPY), r.toString());
       }
       assertEquals(dataFiles(bucket, "b/").size(), filesB);
-      // more files in the same tasks: exactly 3 requests per extra file, nothing else changes
-      assertEquals(3L * (filesB - filesA), b.total() - a.total(), "b - a: " + b.minus(a));
-      // more tasks: 3 per extra file, plus a record PUT, a record GET and a job-abort marker GET per extra task
+      // more files in the same tasks: exactly 1 request (its PUT) per extra file, nothing else changes
+      assertEquals(filesB - filesA, b.of(S3Operation.PUT) - a.of(S3Operation.PUT), "b - a: " + b.minus(a));
+      assertEquals(filesB - filesA, b.total() - a.total(), "b - a: " + b.minus(a));
+      // more tasks: its file's PUT, plus a record PUT, a record GET and a job-abort marker GET per extra task
       RequestCounts perTask = c.minus(a);
       LOG.info("8 tasks - 4 tasks: {}", perTask);
-      assertEquals(TASKS, perTask.of(S3Operation.PUT) - 0, "one record per extra task: " + perTask);
+      assertEquals(2 * TASKS, perTask.of(S3Operation.PUT), "a file and a record per extra task: " + perTask);
       assertEquals(2 * TASKS, perTask.of(S3Operation.GET), "a record and a marker read per extra task: " + perTask);
-      assertEquals(3L * TASKS + 3L * TASKS, perTask.total(), perTask.toString());
+      assertEquals(4L * TASKS, perTask.total(), perTask.toString());
+      // as pending uploads: 3 requests per file (initiate, part, complete) where the record carried it for 1
+      assertEquals(filesB, d.of(S3Operation.MULTIPART_INITIATE), d.toString());
+      assertEquals(filesB, d.of(S3Operation.MULTIPART_PART), d.toString());
+      assertEquals(filesB, d.of(S3Operation.MULTIPART_COMPLETE), d.toString());
+      assertEquals(0, d.of(S3Operation.MULTIPART_ABORT), d.toString());
+      assertEquals(2L * filesB, d.total() - b.total(), "d - b: " + d.minus(b));
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("b")));
+      assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("d")));
     }
   }
 }

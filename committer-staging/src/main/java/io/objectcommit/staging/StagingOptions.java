@@ -171,7 +171,8 @@ public final class StagingOptions {
   @Override
   public String toString() {
     return "variant=" + variant + ", conflict-mode=" + conflictMode + ", buffer dirs=" + bufferDirs + ", part size="
-        + partSize + ", inline task bytes=" + inlineTaskBytes + ", inline file bytes=" + inlineFileBytes + ", upload threads=" + uploadThreads + ", commit threads=" + commitThreads
+        + partSize + ", inline task bytes=" + inlineTaskBytes + ", inline file bytes=" + inlineFileBytes
+        + ", upload threads=" + uploadThreads + ", commit threads=" + commitThreads
         + (dynamicPartitionOverwrite ? ", dynamic partition overwrite" : "")
         + (replacePaths.isEmpty() ? "" : ", replacing " + replacePaths);
   }

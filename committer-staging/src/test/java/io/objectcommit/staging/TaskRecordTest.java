@@ -27,7 +27,8 @@ class TaskRecordTest {
     r.statistics.put("task_files", 1L);
     byte[] json = StagingTaskRecord.CODEC.toBytes(r);
     String text = new String(json, StandardCharsets.UTF_8);
-    assertTrue(text.contains("\"type\" : \"" + StagingTaskRecord.TYPE + "\"") && text.contains("\"version\" : 2"), text);
+    assertTrue(text.contains("\"type\" : \"" + StagingTaskRecord.TYPE + "\"") && text.contains("\"version\" : 2"),
+        text);
     StagingTaskRecord back = StagingTaskRecord.CODEC.fromBytes(json, "mem");
     assertEquals(2, back.taskIndex);
     assertEquals(4, back.taskCount);

@@ -35,6 +35,13 @@ public final class PendingFile {
   public PendingFile() {
   }
 
+  public PendingFile(String path, String uploadId, long length, List<String> etags) {
+    this.path = path;
+    this.uploadId = uploadId;
+    this.length = length;
+    this.etags = new ArrayList<>(etags);
+  }
+
   /** A small file carried in the task record: job commit writes it with one PUT. */
   public static PendingFile inline(String path, byte[] data) {
     PendingFile f = new PendingFile();
@@ -47,13 +54,6 @@ public final class PendingFile {
   /** Whether the record carries the file's bytes (no pending upload). */
   public boolean inline() {
     return data != null;
-  }
-
-  public PendingFile(String path, String uploadId, long length, List<String> etags) {
-    this.path = path;
-    this.uploadId = uploadId;
-    this.length = length;
-    this.etags = new ArrayList<>(etags);
   }
 
   /** The partition directory of the file ({@code ""} for a file directly in the destination). */

@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Task commit: puts the attempt's small files (at most {@code fs.objectcommit.staging.inline.file-bytes} each) into
- * its task record, smallest first, while their total stays within {@code fs.objectcommit.staging.inline.task-bytes}; uploads every other file of the attempt's local
- * directory as an incomplete multipart upload (files in parallel, parts of one file in order); then saves the task
- * record with an exclusive create. Nothing becomes visible. If anything fails, the uploads already started are aborted. If another attempt of the same task saved
- * its record first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
+ * its task record, smallest first, while their total stays within {@code fs.objectcommit.staging.inline.task-bytes};
+ * uploads every other file of the attempt's local directory as an incomplete multipart upload (files in parallel,
+ * parts of one file in order); then saves the task record with an exclusive create. Nothing becomes visible. If
+ * anything fails, the uploads already started are aborted. If another attempt of the same task saved its record
+ * first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
  *
  * <p>After the record is saved, one GET of the job-abort marker: if the job was aborted meanwhile, the attempt
  * aborts its uploads, deletes its record and fails with {@link JobAbortedException} (why this leaves no upload pending
@@ -138,8 +139,9 @@ public final class TaskCommitStage {
         LOG.warn("Cannot read the record of the attempt that committed task {} first: {}", taskIndex,
             notReadable.toString());
       }
-      LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted",
-          attemptId, taskIndex, winner == null ? "?" : winner.taskAttemptId, files.size());
+      LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted"
+          + " (and its {} files carried in the refused record dropped)", attemptId, taskIndex,
+          winner == null ? "?" : winner.taskAttemptId, files.size() - carried.size(), carried.size());
       return new Result(winner, false);
     } catch (IOException | RuntimeException e) {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));

@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Test;
  * A speculative second attempt of a task that also reaches task commit, at the same moment as the first (what
  * happens when output-commit coordination is off, or an executor is lost after its attempt committed): exactly one
  * task record is created, the loser's small file (carried in its refused record) never appears, and the job holds
- * exactly one attempt's rows. Driven through the committer's Hadoop API (Spark's local mode never speculates: every attempt
- * would run on the same host), read back with Spark.
+ * exactly one attempt's rows. Driven through the committer's Hadoop API (Spark's local mode never speculates: every
+ * attempt would run on the same host), read back with Spark.
  */
 @S3IntegrationTest
 @Tag(TestTags.COMPONENT)

@@ -19,14 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.ForeignTaskRecordException;
-import io.objectcommit.commit.JobId;
 import io.objectcommit.commit.MissingTaskRecordException;
 import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
-import io.objectcommit.staging.impl.SuccessMarker;
 import io.objectcommit.staging.impl.TaskCommitStage;
 import io.objectcommit.store.MultipartUpload;
 import io.objectcommit.store.Payload;
@@ -50,22 +48,23 @@ import org.junit.jupiter.api.io.TempDir;
 /** The task and job protocol against an in-memory store: what is visible when, and which requests it costs. */
 class StagingProtocolTest {
 
-  private static final String DEST = "warehouse/table/";
+  private static final String DEST = StagingJobFixture.DEST;
   private static final String JOB = "0b3f6c1e-1111-2222-3333-444455556666";
 
   @TempDir
   File tmp;
 
-  private final InMemoryObjectStore store = InMemoryObjectStore.create("bucket");
-  private final JobLayout layout = new JobLayout("bucket", "warehouse/table", JOB);
-  private final Configuration conf = new Configuration(false);
+  private final StagingJobFixture job = new StagingJobFixture(JOB);
+  private final InMemoryObjectStore store = job.store;
+  private final JobLayout layout = job.layout;
+  private final Configuration conf = job.conf;
 
   private StagingOptions options() {
-    return StagingOptions.from(conf, "bucket", null);
+    return job.options();
   }
 
-  private static String name(int task, int n) {
-    return "part-0000" + task + "-" + JOB + "-c00" + n + ".parquet";
+  private String name(int task, int n) {
+    return job.name(task, n);
   }
 
   /**
@@ -80,19 +79,12 @@ class StagingProtocolTest {
     return b;
   }
 
-  /** Writes {@code files} (relative path to {@link #content} label) into a fresh attempt directory, commits the task. */
+  /** Commits a task whose files are {@code files} (relative path to {@link #content} label). */
   private TaskCommitStage.Result commitTask(int task, int count, int attempt, Map<String, String> files)
       throws IOException {
-    File dir = new File(tmp, "attempt_" + task + "_" + attempt);
-    for (Map.Entry<String, String> e : files.entrySet()) {
-      File f = new File(dir, e.getKey());
-      f.getParentFile().mkdirs();
-      Files.write(f.toPath(), content(e.getValue()));
-      // what the local file system's checksums look like: never uploaded
-      Files.write(new File(f.getParentFile(), "." + f.getName() + ".crc").toPath(), new byte[] {1, 2});
-    }
-    return new TaskCommitStage(store, layout, options()).commit(dir, task, count,
-        "attempt_" + task + "_" + attempt, "host");
+    Map<String, byte[]> bytes = new LinkedHashMap<>();
+    files.forEach((path, label) -> bytes.put(path, content(label)));
+    return job.commitTask(tmp, task, count, attempt, bytes);
   }
 
   private Map<String, String> files(int task, int n, String partition) {
@@ -104,14 +96,11 @@ class StagingProtocolTest {
   }
 
   private JobCommitStage.Summary commitJob() throws IOException {
-    return new JobCommitStage(store, layout, options(), 0,
-        new SuccessMarker("test", JobId.of(JOB, "test"), Map.of())).commit();
+    return job.commitJob();
   }
 
   private List<String> visible() {
-    List<String> keys = store.keys(DEST);
-    keys.removeIf(k -> k.startsWith(DEST + ".objectcommit-staging/") || k.equals(DEST + "_SUCCESS"));
-    return keys;
+    return job.visible();
   }
 
   @Test

@@ -351,12 +351,7 @@ public final class ManifestBackend implements Backend {
     }
     List<String> keys = new ArrayList<>();
     collect(removed.id, path, keys);
-    try {
-      store.deleteBatch(keys);
-    } catch (IOException e) {
-      LOG.warn("Could not delete all {} objects of deleted directory {}; the checkpoint tool's gc removes them: {}",
-          keys.size(), path, e.toString());
-    }
+    Garbage.deleteAll(store, keys, "deleted directory " + path);
   }
 
   private void collect(String dirId, String path, List<String> keys) throws IOException {

@@ -1,7 +1,10 @@
 package io.objectcommit.checkpoint.impl;
 
+import io.objectcommit.checkpoint.CheckpointFencedException;
 import io.objectcommit.checkpoint.files.DirManifest;
 import io.objectcommit.checkpoint.files.DirManifest.Entry;
+import io.objectcommit.store.CasConflictException;
+import io.objectcommit.store.CleanUp;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
@@ -9,15 +12,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a file of the S3 backend becomes visible: one conditional write of the parent directory's manifest names it.
  * A small file's bytes go into that write ({@link InlineLimits}): one request in all. A larger file's bytes are first
  * uploaded as a new, immutable data object (one PUT, or a multipart upload for large files). Nothing is visible
- * before the manifest write; if it fails (with {@code overwrite=false}: because the name exists), a data object
- * uploaded for it is deleted. Made by {@link ManifestBackend#create} with the directory it resolved, once per file.
+ * before the manifest write; if it is refused (with {@code overwrite=false}: because the name exists), a data object
+ * uploaded for it is deleted; if it fails otherwise, a fresh read of the manifest tells whether it was applied
+ * before the data object is deleted (never one the manifest names). Made by {@link ManifestBackend#create} with the directory it resolved, once per file.
  */
 final class ManifestPublication implements Publication<Payload> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ManifestPublication.class);
 
   /** What the inline write did: nothing, for lack of room in the manifest, or published, replacing an entry or none. */
   private static final class Inline {
@@ -85,7 +93,13 @@ final class ManifestPublication implements Publication<Payload> {
       }
     }
     // The key is new and unique (a random suffix): an unconditional PUT cannot clobber anything.
-    store.put(dataKey, bytes, WriteCondition.none());
+    try {
+      store.put(dataKey, bytes, WriteCondition.none());
+    } catch (IOException | RuntimeException e) {
+      // It may have been stored all the same (an interrupt or a lost answer after the upload): nothing names it.
+      Garbage.delete(store, dataKey, "unpublished data of " + path);
+      throw e;
+    }
     Entry replaced;
     try {
       replaced = manifests.update(parentId, parentPath, fence, m -> {
@@ -93,11 +107,43 @@ final class ManifestPublication implements Publication<Payload> {
         m.entries.put(name, Entry.file(dataKey, size, System.currentTimeMillis()));
         return cur;
       });
-    } catch (IOException | RuntimeException e) {
+    } catch (FileAlreadyExistsException | CheckpointFencedException | CasConflictException e) {
+      // refused: no write of this publication reached the manifest
       Garbage.delete(store, dataKey, "unpublished data of " + path);
       throw e;
+    } catch (IOException | RuntimeException e) {
+      if (!publishedDespite(e)) {
+        throw e;
+      }
+      return; // the manifest names the file: what it replaced is left to gc, unknown now
     }
     cleanUpReplaced(replaced);
+  }
+
+  /**
+   * Settles a manifest write that failed without a refusal (an interrupt, a lost answer, a store that stopped
+   * answering): it may have been applied. A fresh read of the manifest decides: if it names this publication's data,
+   * the file is published and that is the outcome; if not, the data object is deleted and the failure stands. If
+   * the read fails too, the data object is kept (gc removes it if nothing names it): deleting an object a manifest
+   * may name would lose the file.
+   *
+   * @return true if the file is published
+   */
+  private boolean publishedDespite(Exception failure) {
+    Entry now;
+    try {
+      now = CleanUp.call(() -> manifests.get(parentId, parentPath, 0).manifest.entries.get(name));
+    } catch (IOException | RuntimeException readFailure) {
+      failure.addSuppressed(readFailure);
+      return false;
+    }
+    if (now != null && dataKey.equals(now.data)) {
+      LOG.info("{} is published: its manifest write failed ({}), and the manifest names it", path,
+          failure.toString());
+      return true;
+    }
+    Garbage.delete(store, dataKey, "unpublished data of " + path);
+    return false;
   }
 
   /** The entry the file replaces (null: none), or a failure when it may not. */

@@ -13,6 +13,7 @@ import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
@@ -59,9 +60,7 @@ class ManifestPublicationTest {
   }
 
   private String read(Path p) throws IOException {
-    try (FSDataInputStream in = backend.open(p, 4096)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    return readWith(backend, p);
   }
 
   /** Data objects under the namespace, not manifests. */
@@ -142,6 +141,103 @@ class ManifestPublicationTest {
     assertTrue(e.getMessage().contains(".ckpt/dirs/"), e.getMessage());
     assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
     assertTrue(dataObjects().isEmpty(), "the unpublished data object is deleted: " + dataObjects());
+  }
+
+  /**
+   * The manifest write took effect but its answer was lost (the store's retries exhausted): a fresh read finds the
+   * file named, so the close succeeds and the data object it names stays.
+   */
+  @Test
+  void aManifestWriteAppliedButUnansweredIsSettledByAFreshRead() throws Exception {
+    Path file = new Path(DIR, "5");
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "landed");
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/").times(1).afterApplying());
+    InMemoryRequestCounts before = store.counts();
+    out.close();
+    InMemoryRequestCounts used = store.counts().minus(before);
+    // data PUT, manifest PUT (applied, failed), fresh GET of the manifest
+    assertEquals(3, used.total(), used.toString());
+    assertEquals(1, used.of(S3Operation.GET), used.toString());
+    assertEquals("landed", read(file));
+    assertEquals("landed", readWith(newBackend(), file));
+    assertEquals(1, dataObjects().size(), dataObjects().toString());
+  }
+
+  /**
+   * Spark interrupts a task it cancels, and the store's client refuses every request of an interrupted thread. An
+   * interrupt that lands while the data object is uploaded (stored, the answer lost to the interrupt) fails the close
+   * and still deletes the object; the interrupt stays set for Spark.
+   */
+  @Test
+  void anInterruptDuringTheDataUploadLeavesNoObject() throws Exception {
+    Path file = new Path(DIR, "6");
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "cut");
+    store.addFault(FaultRule.onInterruptedThreads());
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching("^q/(?!\\.ckpt/)").times(1).afterApplying()
+        .throwing(ManifestPublicationTest::interruptNow));
+    try {
+      assertThrows(InterruptedIOException.class, out::close);
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+    } finally {
+      Thread.interrupted();
+    }
+    assertTrue(dataObjects().isEmpty(), "the uploaded object is deleted: " + dataObjects());
+    assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
+  }
+
+  /** An interrupt while the manifest is written, before the store saw it: the data object is deleted. */
+  @Test
+  void anInterruptBeforeTheManifestWriteLeavesNoObject() throws Exception {
+    Path file = new Path(DIR, "7");
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "cut");
+    store.addFault(FaultRule.onInterruptedThreads());
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/").times(1)
+        .throwing(ManifestPublicationTest::interruptNow));
+    try {
+      assertThrows(InterruptedIOException.class, out::close);
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+    } finally {
+      Thread.interrupted();
+    }
+    assertTrue(dataObjects().isEmpty(), "the unpublished object is deleted: " + dataObjects());
+    assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
+  }
+
+  /**
+   * An interrupt after the manifest write took effect: the file is published, so the close succeeds (the interrupt
+   * kept) and its data object stays; deleting it would leave the manifest naming a missing object.
+   */
+  @Test
+  void anInterruptAfterTheManifestWriteKeepsThePublishedFile() throws Exception {
+    Path file = new Path(DIR, "8");
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "kept");
+    store.addFault(FaultRule.onInterruptedThreads());
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/").times(1).afterApplying()
+        .throwing(ManifestPublicationTest::interruptNow));
+    try {
+      out.close();
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals("kept", readWith(newBackend(), file));
+    assertEquals(1, dataObjects().size(), dataObjects().toString());
+  }
+
+  /** What the client of an interrupted request throws: the thread's interrupt set, an InterruptedIOException. */
+  private static InterruptedIOException interruptNow(String path) {
+    Thread.currentThread().interrupt();
+    return new InterruptedIOException(path + ": interrupted");
+  }
+
+  private static String readWith(ManifestBackend b, Path p) throws IOException {
+    try (FSDataInputStream in = b.open(p, 4096)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.objectcommit.direct.SpeculationNotSupportedException;
 import io.objectcommit.direct.files.CommittedFile;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.files.JobMarker;
+import io.objectcommit.store.CleanUp;
 import io.objectcommit.store.Listings;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.ObjectStores;
@@ -200,14 +201,10 @@ public final class DirectCommitEngine {
    * leave them: the clean-up runs with the interrupt set aside, and the interrupt is restored for Spark afterwards.
    */
   public void abortTask(TaskAttemptContext task) throws IOException {
-    boolean interrupted = Thread.interrupted();
-    try {
+    CleanUp.call(() -> {
       abortAttempt(task);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+      return null;
+    });
   }
 
   private void abortAttempt(TaskAttemptContext task) throws IOException {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -123,12 +124,34 @@ public final class SoakRun {
         sampler = null;
       }
       long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
-      BucketSample end = BucketSample.of(plain.listVersions(bucket.name(), prefix));
+      List<PlainS3.Version> settled = awaitQuiet(() -> plain.listVersions(bucket.name(), prefix),
+          Duration.ofSeconds(2L * settings.maintenanceSeconds()), Duration.ofSeconds(60));
+      BucketSample end = BucketSample.of(settled);
       SoakResult.Accounting accounting = account(location, spark.sparkContext().hadoopConfiguration());
       return new SoakResult(store.key(), settings, s.batches(), s.samples(), end, accounting,
           expectedCounts(s.lastBatchId()), s.lastBatchCounts(), seconds);
     } catch (TimeoutException e) {
       throw new IllegalStateException("the soak query did not stop", e);
+    }
+  }
+
+  /**
+   * The bucket once the stopped query's files are settled: Spark's state store maintenance runs once more for the
+   * stopped query's stores (a snapshot, the deletion of old files) before it unloads them, on its own timer. Lists
+   * the objects every {@code interval} until two listings agree (or {@code limit} passed): an accounting while that
+   * maintenance writes would catch a file between its data object and its manifest entry.
+   */
+  static List<PlainS3.Version> awaitQuiet(Supplier<List<PlainS3.Version>> listing, Duration interval, Duration limit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    List<PlainS3.Version> last = listing.get();
+    while (true) {
+      Thread.sleep(interval.toMillis());
+      List<PlainS3.Version> now = listing.get();
+      if (now.equals(last) || System.nanoTime() > deadline) {
+        return now;
+      }
+      last = now;
     }
   }
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * stateful query on {@code ckpt://} through the fault proxy with 20 ms per request, the default state store,
  * maintenance every 2 s. Micro-batches 120-219 against 220-319: the warm-up of 120 covers the 100 batches Spark
  * keeps before it purges anything and the first snapshots old enough for the state store to delete deltas; writes
- * per micro-batch within 5%, all requests within 10% (maintenance's GETs follow the shared machine's speed: the
- * long run, {@code bin/soak}, holds them to 5%), the largest manifest and the object count within
+ * and all requests per micro-batch within 10% (maintenance's GETs, snapshots and deletions follow the shared machine's
+ * speed: the long run, {@code bin/soak}, holds them to 5%), the largest manifest and the object count within
  * 10%, heap after full GC within 10% (or 32 MiB), the final counts exact. Seconds per micro-batch are reported, not
  * asserted (2 shared cores). Tagged {@code long}: run it alone (its own JVM), {@code -Dit.test=SoakIT
  * -Dobjectcommit.it.excludedGroups=none}; after other streaming ITs in one JVM, Spark's state store maintenance
@@ -34,7 +34,7 @@ class SoakIT {
   void threeHundredTwentyMicroBatchesAtFlatCost(S3TestBucket bucket) throws Exception {
     SoakSettings settings = new SoakSettings(320, List.of("default"), 120, 100, 20, 2, 4, 10, "local[2]");
     SoakResult r = new SoakRun(bucket.endpoint(), settings).run("default");
-    String table = r.table();
+    String table = r.table(SoakResult.SHARED_MACHINE_REQUEST_TOLERANCE);
     System.out.println(table);
 
     assertEquals(319, r.lastBatchId(), table);

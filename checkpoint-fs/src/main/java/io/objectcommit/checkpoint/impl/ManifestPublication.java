@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * uploaded as a new, immutable data object (one PUT, or a multipart upload for large files). Nothing is visible
  * before the manifest write; if it is refused (with {@code overwrite=false}: because the name exists), a data object
  * uploaded for it is deleted; if it fails otherwise, a fresh read of the manifest tells whether it was applied
- * before the data object is deleted (never one the manifest names). Made by {@link ManifestBackend#create} with the directory it resolved, once per file.
+ * before the data object is deleted (never one the manifest names). Made by {@link ManifestBackend#create} with the
+ * directory it resolved, once per file.
  */
 final class ManifestPublication implements Publication<Payload> {
 

@@ -10,6 +10,7 @@ import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -96,6 +97,8 @@ final class ManifestPublication implements Publication<Payload> {
     // The key is new and unique (a random suffix): an unconditional PUT cannot clobber anything.
     try {
       store.put(dataKey, bytes, WriteCondition.none());
+    } catch (AccessDeniedException e) {
+      throw e; // refused: nothing stored
     } catch (IOException | RuntimeException e) {
       // It may have been stored all the same (an interrupt or a lost answer after the upload): nothing names it.
       Garbage.delete(store, dataKey, "unpublished data of " + path);

@@ -15,6 +15,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.UUID;
@@ -184,6 +185,21 @@ class ManifestPublicationTest {
       Thread.interrupted();
     }
     assertTrue(dataObjects().isEmpty(), "the uploaded object is deleted: " + dataObjects());
+    assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
+  }
+
+  /** A data PUT the store refuses stored nothing: no DELETE follows it, and the refusal reaches the caller. */
+  @Test
+  void aRefusedDataUploadIsNotFollowedByADelete() throws Exception {
+    Path file = new Path(DIR, "9");
+    FSDataOutputStream out = backend.create(file, false, true);
+    write(out, "denied");
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching("^q/(?!\\.ckpt/)").countedAs(403)
+        .throwing(path -> new AccessDeniedException(path, null, "s3:PutObject denied")));
+    InMemoryRequestCounts before = store.counts();
+    assertThrows(AccessDeniedException.class, out::close);
+    InMemoryRequestCounts used = store.counts().minus(before);
+    assertEquals(1, used.total(), "the refused PUT only: " + used);
     assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
   }
 

@@ -37,6 +37,9 @@ class ManifestPublicationTest {
 
   private static final String PREFIX = "q/";
   private static final Path DIR = new Path("ckpt://bucket/q/offsets");
+  /** Keys of data objects (not manifests) and of manifests, for fault rules. */
+  private static final String DATA_KEYS = "^q/(?!\\.ckpt/)";
+  private static final String MANIFESTS = "\\.ckpt/dirs/";
 
   @TempDir
   java.nio.file.Path buffers;
@@ -136,7 +139,7 @@ class ManifestPublicationTest {
     Path file = new Path(DIR, "2");
     FSDataOutputStream out = backend.create(file, false, true);
     write(out, "lost");
-    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/"));
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching(MANIFESTS));
     IOException e = assertThrows(IOException.class, out::close);
     store.clearFaults();
     assertTrue(e.getMessage().contains(".ckpt/dirs/"), e.getMessage());
@@ -153,7 +156,7 @@ class ManifestPublicationTest {
     Path file = new Path(DIR, "5");
     FSDataOutputStream out = backend.create(file, false, true);
     write(out, "landed");
-    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/").times(1).afterApplying());
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching(MANIFESTS).times(1).afterApplying());
     InMemoryRequestCounts before = store.counts();
     out.close();
     InMemoryRequestCounts used = store.counts().minus(before);
@@ -173,17 +176,9 @@ class ManifestPublicationTest {
   @Test
   void anInterruptDuringTheDataUploadLeavesNoObject() throws Exception {
     Path file = new Path(DIR, "6");
-    FSDataOutputStream out = backend.create(file, false, true);
-    write(out, "cut");
-    store.addFault(FaultRule.onInterruptedThreads());
-    store.addFault(FaultRule.failing(S3Operation.PUT).matching("^q/(?!\\.ckpt/)").times(1).afterApplying()
-        .throwing(ManifestPublicationTest::interruptNow));
-    try {
-      assertThrows(InterruptedIOException.class, out::close);
-      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
-    } finally {
-      Thread.interrupted();
-    }
+    IOException e = closeWhileInterrupted(file, FaultRule.failing(S3Operation.PUT).matching(DATA_KEYS).times(1)
+        .afterApplying());
+    assertTrue(e instanceof InterruptedIOException, String.valueOf(e));
     assertTrue(dataObjects().isEmpty(), "the uploaded object is deleted: " + dataObjects());
     assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
   }
@@ -194,7 +189,7 @@ class ManifestPublicationTest {
     Path file = new Path(DIR, "9");
     FSDataOutputStream out = backend.create(file, false, true);
     write(out, "denied");
-    store.addFault(FaultRule.failing(S3Operation.PUT).matching("^q/(?!\\.ckpt/)").countedAs(403)
+    store.addFault(FaultRule.failing(S3Operation.PUT).matching(DATA_KEYS).countedAs(403)
         .throwing(path -> new AccessDeniedException(path, null, "s3:PutObject denied")));
     InMemoryRequestCounts before = store.counts();
     assertThrows(AccessDeniedException.class, out::close);
@@ -207,17 +202,8 @@ class ManifestPublicationTest {
   @Test
   void anInterruptBeforeTheManifestWriteLeavesNoObject() throws Exception {
     Path file = new Path(DIR, "7");
-    FSDataOutputStream out = backend.create(file, false, true);
-    write(out, "cut");
-    store.addFault(FaultRule.onInterruptedThreads());
-    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/").times(1)
-        .throwing(ManifestPublicationTest::interruptNow));
-    try {
-      assertThrows(InterruptedIOException.class, out::close);
-      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
-    } finally {
-      Thread.interrupted();
-    }
+    IOException e = closeWhileInterrupted(file, FaultRule.failing(S3Operation.PUT).matching(MANIFESTS).times(1));
+    assertTrue(e instanceof InterruptedIOException, String.valueOf(e));
     assertTrue(dataObjects().isEmpty(), "the unpublished object is deleted: " + dataObjects());
     assertThrows(FileNotFoundException.class, () -> newBackend().getFileStatus(file));
   }
@@ -229,19 +215,31 @@ class ManifestPublicationTest {
   @Test
   void anInterruptAfterTheManifestWriteKeepsThePublishedFile() throws Exception {
     Path file = new Path(DIR, "8");
+    assertNull(closeWhileInterrupted(file, FaultRule.failing(S3Operation.PUT).matching(MANIFESTS).times(1)
+        .afterApplying()));
+    assertEquals("written", readWith(newBackend(), file));
+    assertEquals(1, dataObjects().size(), dataObjects().toString());
+  }
+
+  /**
+   * Writes a file and closes it while {@code fault} interrupts the thread (the store refusing every request of an
+   * interrupted thread, as the SDKs do); asserts the interrupt is kept for the caller.
+   *
+   * @return what the close threw; null if it succeeded
+   */
+  private IOException closeWhileInterrupted(Path file, FaultRule fault) throws IOException {
     FSDataOutputStream out = backend.create(file, false, true);
-    write(out, "kept");
+    write(out, "written");
     store.addFault(FaultRule.onInterruptedThreads());
-    store.addFault(FaultRule.failing(S3Operation.PUT).matching("\\.ckpt/dirs/").times(1).afterApplying()
-        .throwing(ManifestPublicationTest::interruptNow));
+    store.addFault(fault.throwing(ManifestPublicationTest::interruptNow));
+    IOException thrown = null;
     try {
       out.close();
-      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
-    } finally {
-      Thread.interrupted();
+    } catch (IOException e) {
+      thrown = e;
     }
-    assertEquals("kept", readWith(newBackend(), file));
-    assertEquals(1, dataObjects().size(), dataObjects().toString());
+    assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
+    return thrown;
   }
 
   /** What the client of an interrupted request throws: the thread's interrupt set, an InterruptedIOException. */

@@ -13,13 +13,27 @@ import java.io.IOException;
  */
 public final class CleanUp {
 
-  /** A clean-up step: requests to the store. */
+  /** A clean-up step that answers something: requests to the store. */
   @FunctionalInterface
   public interface Step<T> {
     T run() throws IOException;
   }
 
+  /** A clean-up step: requests to the store. */
+  @FunctionalInterface
+  public interface Action {
+    void run() throws IOException;
+  }
+
   private CleanUp() {
+  }
+
+  /** {@link #call} of a step that answers nothing. */
+  public static void run(Action action) throws IOException {
+    call(() -> {
+      action.run();
+      return null;
+    });
   }
 
   /** Runs {@code step} with the thread's interrupt set aside; the interrupt is restored afterwards. */

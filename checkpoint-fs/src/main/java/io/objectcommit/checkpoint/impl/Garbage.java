@@ -27,10 +27,7 @@ final class Garbage {
    */
   static void delete(ObjectStore store, String key, String what) {
     try {
-      CleanUp.call(() -> {
-        store.delete(key);
-        return null;
-      });
+      CleanUp.run(() -> store.delete(key));
     } catch (IOException e) {
       LOG.warn("Could not delete {} ({}); the checkpoint tool's gc removes it: {}", store.pathOf(key), what,
           e.toString());
@@ -44,10 +41,7 @@ final class Garbage {
       return;
     }
     try {
-      CleanUp.call(() -> {
-        store.deleteBatch(keys);
-        return null;
-      });
+      CleanUp.run(() -> store.deleteBatch(keys));
     } catch (IOException e) {
       LOG.warn("Could not delete all {} objects of {}; the checkpoint tool's gc removes them: {}", keys.size(), what,
           e.toString());

@@ -201,10 +201,7 @@ public final class DirectCommitEngine {
    * leave them: the clean-up runs with the interrupt set aside, and the interrupt is restored for Spark afterwards.
    */
   public void abortTask(TaskAttemptContext task) throws IOException {
-    CleanUp.call(() -> {
-      abortAttempt(task);
-      return null;
-    });
+    CleanUp.run(() -> abortAttempt(task));
   }
 
   private void abortAttempt(TaskAttemptContext task) throws IOException {

@@ -101,7 +101,7 @@ final class ManifestPublication implements Publication<Payload> {
       throw e; // refused: nothing stored
     } catch (IOException | RuntimeException e) {
       // It may have been stored all the same (an interrupt or a lost answer after the upload): nothing names it.
-      Garbage.delete(store, dataKey, "unpublished data of " + path);
+      deleteData();
       throw e;
     }
     Entry replaced;
@@ -113,7 +113,7 @@ final class ManifestPublication implements Publication<Payload> {
       });
     } catch (FileAlreadyExistsException | CheckpointFencedException | CasConflictException e) {
       // refused: no write of this publication reached the manifest
-      Garbage.delete(store, dataKey, "unpublished data of " + path);
+      deleteData();
       throw e;
     } catch (IOException | RuntimeException e) {
       if (!publishedDespite(e)) {
@@ -146,8 +146,13 @@ final class ManifestPublication implements Publication<Payload> {
           failure.toString());
       return true;
     }
-    Garbage.delete(store, dataKey, "unpublished data of " + path);
+    deleteData();
     return false;
+  }
+
+  /** Deletes this publication's data object, which no manifest names. */
+  private void deleteData() {
+    Garbage.delete(store, dataKey, "unpublished data of " + path);
   }
 
   /** The entry the file replaces (null: none), or a failure when it may not. */

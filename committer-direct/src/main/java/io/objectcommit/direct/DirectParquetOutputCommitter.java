@@ -22,7 +22,7 @@ import org.apache.parquet.hadoop.ParquetOutputCommitter;
  * {@code _common_metadata}) are written at job commit when {@code parquet.summary.metadata.level} asks for them
  * (Spark sets it to NONE unless the job sets it).
  */
-public class DirectParquetOutputCommitter extends ParquetOutputCommitter {
+public class DirectParquetOutputCommitter extends ParquetOutputCommitter implements TaskRecordHandOver {
 
   private final Path outputPath;
   private final DirectOrClassic protocol;
@@ -65,6 +65,16 @@ public class DirectParquetOutputCommitter extends ParquetOutputCommitter {
   @Override
   public void commitTask(TaskAttemptContext task) throws IOException {
     protocol.commitTask(task);
+  }
+
+  @Override
+  public CommittedTaskRecord committedTaskRecord() {
+    return protocol.committedTaskRecord();
+  }
+
+  @Override
+  public void handOver(CommittedTaskRecord record) {
+    protocol.handOver(record);
   }
 
   @Override

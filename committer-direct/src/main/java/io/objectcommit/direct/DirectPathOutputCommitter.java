@@ -15,7 +15,7 @@ import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
  * {@code PathOutputCommitterFactory}. Same protocol as {@link DirectParquetOutputCommitter}; its classic fallback
  * is Hadoop's {@link FileOutputCommitter}. It writes no Parquet summary files.
  */
-public class DirectPathOutputCommitter extends PathOutputCommitter {
+public class DirectPathOutputCommitter extends PathOutputCommitter implements TaskRecordHandOver {
 
   private final Path outputPath;
   private final DirectOrClassic protocol;
@@ -55,6 +55,16 @@ public class DirectPathOutputCommitter extends PathOutputCommitter {
   @Override
   public void commitTask(TaskAttemptContext task) throws IOException {
     protocol.commitTask(task);
+  }
+
+  @Override
+  public CommittedTaskRecord committedTaskRecord() {
+    return protocol.committedTaskRecord();
+  }
+
+  @Override
+  public void handOver(CommittedTaskRecord record) {
+    protocol.handOver(record);
   }
 
   @Override

@@ -8,6 +8,7 @@ import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static io.objectcommit.testsupport.proxy.S3Operation.PUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +18,7 @@ import io.objectcommit.commit.JobId;
 import io.objectcommit.commit.files.SuccessData;
 import io.objectcommit.direct.impl.AttemptRegistry;
 import io.objectcommit.direct.impl.OutputLocation;
+import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.FaultRule;
@@ -26,6 +28,7 @@ import io.objectcommit.store.testing.RequestHook;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -104,6 +107,36 @@ class DirectCommitProtocolTest {
     assertEquals(4L, s.getMetrics().get(SuccessData.METRIC_FILES_COMMITTED));
     assertEquals(4, s.getFilenames().size());
     assertEquals(4L, s.getIostatistics().counters.get("task." + OP_PUT));
+  }
+
+  @ParameterizedTest(name = "parquet committer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aCommittedAttemptHandsOverItsRecordAsStoredAndTheDriverCommitsWithIt(boolean parquet) throws Exception {
+    Harness h = new Harness(parquet);
+    PathOutputCommitter driver = h.setUpJob();
+    List<String> expected = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      Harness.Attempt a = h.attempt(t, 0);
+      expected.add(a.write(0));
+      assertNull(((TaskRecordHandOver) a.committer).committedTaskRecord(), "nothing before the commit");
+      a.commit();
+      CommittedTaskRecord r = ((TaskRecordHandOver) a.committer).committedTaskRecord();
+      ObjectInfo stored = h.store.head(r.key()).orElseThrow();
+      assertEquals(stored.etag(), r.etag(), "the ETag of the record as stored: " + r);
+      assertEquals(a.ctx.getTaskAttemptID().toString(), r.record(r.key()).committedAttempt);
+      assertEquals(Set.of(expected.get(t)), r.record(r.key()).committedKeys());
+      ((TaskRecordHandOver) driver).handOver(r);
+    }
+    InMemoryRequestCounts tasks = h.store.counts();
+
+    driver.commitJob(h.job());
+
+    // outside Spark the records do not say how many tasks the stage has: the hand-over is not complete, and job
+    // commit reads the records as without one
+    InMemoryRequestCounts job = h.store.counts().minus(tasks);
+    assertEquals(5, job.of(GET), "3 task records + one 404 per task type: " + job);
+    expected.add(Harness.key("_SUCCESS"));
+    assertEquals(sorted(expected), h.keys(), "exactly the files and _SUCCESS, no bookkeeping left");
   }
 
   /**

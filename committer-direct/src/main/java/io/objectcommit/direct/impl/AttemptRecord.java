@@ -1,5 +1,6 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.OverlappingAbortException;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.AttemptEntry;
@@ -59,6 +60,11 @@ final class AttemptRecord {
   /** The record's path, for messages. */
   String path() {
     return record.path();
+  }
+
+  /** The record as this attempt last wrote it (after {@link #commit}: the committed record), or null. */
+  CommittedTaskRecord written() throws IOException {
+    return record.stored();
   }
 
   /**

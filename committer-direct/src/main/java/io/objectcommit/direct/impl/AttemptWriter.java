@@ -2,6 +2,7 @@ package io.objectcommit.direct.impl;
 
 import io.objectcommit.commit.JobAbortMarker;
 import io.objectcommit.commit.JobAbortedException;
+import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.FileGroup;
@@ -234,8 +235,11 @@ public final class AttemptWriter implements Closeable {
   /**
    * Commits the attempt: deletes what earlier attempts of the task left (keys this attempt did not write), then
    * records this attempt and its files as the task's committed output.
+   *
+   * @return the task record as committed, for a protocol that carries it to the driver; null when it cannot be
+   *     carried (job commit then reads it from the store)
    */
-  public void commit() throws IOException {
+  public CommittedTaskRecord commit() throws IOException {
     checkActive();
     if (!open.isEmpty()) {
       throw new IOException("Task attempt " + attemptId + " cannot commit: " + open.size()
@@ -258,6 +262,15 @@ public final class AttemptWriter implements Closeable {
     }
     finished = true;
     LOG.info("Committed task attempt {}: {} file(s); store: {}", attemptId, mine.size(), statistics());
+    try {
+      return record.written();
+    } catch (IOException e) {
+      // the commit stands; job commit reads the record from the store instead
+      LOG.warn("Task attempt {}: its committed task record {} cannot be carried to the driver ({}); job commit"
+          + " reads it from the store", attemptId, record.path(), e.toString());
+      LOG.debug("task record hand-over", e);
+      return null;
+    }
   }
 
   /** Aborts the attempt: open streams upload nothing, uploaded files are deleted (not those of a committed attempt). */

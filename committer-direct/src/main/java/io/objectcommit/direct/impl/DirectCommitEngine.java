@@ -4,6 +4,7 @@ import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobId;
 import io.objectcommit.commit.SuccessBuilder;
 import io.objectcommit.commit.files.SuccessData;
+import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SpeculationNotSupportedException;
@@ -184,11 +185,16 @@ public final class DirectCommitEngine {
     return location.workPath(task.getTaskAttemptID().toString());
   }
 
-  /** Commits the attempt; on failure the writer stays registered for the abortTask that follows. */
-  public void commitTask(TaskAttemptContext task) throws IOException {
+  /**
+   * Commits the attempt; on failure the writer stays registered for the abortTask that follows.
+   *
+   * @return the committed task record, for a protocol that carries it to the driver (null: none to carry)
+   */
+  public CommittedTaskRecord commitTask(TaskAttemptContext task) throws IOException {
     AttemptWriter w = setupTask(task);
-    w.commit();
+    CommittedTaskRecord committed = w.commit();
     w.close();
+    return committed;
   }
 
   /**
@@ -243,13 +249,23 @@ public final class DirectCommitEngine {
     void run(CommittedJob job) throws IOException;
   }
 
-  public void commitJob(JobContext job, BeforeSuccess beforeSuccess) throws IOException {
+  /**
+   * Commits the job: reads its task records, deletes what uncommitted attempts left, writes the commit marker and
+   * {@code _SUCCESS}, deletes the bookkeeping.
+   *
+   * @param handedOver task records the tasks' attempts wrote, carried to the driver by the commit protocol, by key
+   *     (empty: every record is read from the store)
+   */
+  public void commitJob(JobContext job, BeforeSuccess beforeSuccess, Map<String, CommittedTaskRecord> handedOver)
+      throws IOException {
     Configuration conf = job.getConfiguration();
     JobId id = JobId.resolve(conf, Objects.toString(job.getJobID(), null));
     long start = System.currentTimeMillis();
     try (ObjectStore store = ObjectStores.open(location.bucket(), conf, jobAudit(id));
         Parallel parallel = new Parallel("objectcommit-direct-job-commit", options.commitThreads())) {
-      Map<String, DirectTaskRecord> records = JobBookkeeping.all(store, location, id.id(), parallel, window());
+      Map<String, DirectTaskRecord> records = handedOver.isEmpty()
+          ? JobBookkeeping.all(store, location, id.id(), parallel, window())
+          : JobBookkeeping.withHandedOver(store, location, id.id(), parallel, window(), handedOver);
       long read = System.currentTimeMillis();
       Set<String> leftovers = new TreeSet<>();
       List<CommittedFile> files = new ArrayList<>();

@@ -1,7 +1,11 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.direct.CommittedTaskRecord;
+import io.objectcommit.direct.TaskRecordHandOver;
 import io.objectcommit.direct.impl.DirectCommitEngine.Mode;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -29,6 +33,10 @@ public final class DirectOrClassic {
   private final DirectCommitEngine.BeforeSuccess beforeSuccess;
   private Mode mode;
   private PathOutputCommitter classic;
+  /** Task side: the record this attempt committed. */
+  private CommittedTaskRecord committed;
+  /** Driver side: records handed over by the commit protocol, by key, until job commit. */
+  private final Map<String, CommittedTaskRecord> handedOver = new LinkedHashMap<>();
 
   /**
    * @param committerName the committer's name, in {@code _SUCCESS}
@@ -102,8 +110,21 @@ public final class DirectOrClassic {
     if (c != null) {
       c.commitTask(task);
     } else {
-      engine.commitTask(task);
+      CommittedTaskRecord r = engine.commitTask(task);
+      synchronized (this) {
+        committed = r;
+      }
     }
+  }
+
+  /** The task record the last {@link #commitTask} wrote, or null (see {@link TaskRecordHandOver}). */
+  public synchronized CommittedTaskRecord committedTaskRecord() {
+    return committed;
+  }
+
+  /** A committed task's record for job commit (see {@link TaskRecordHandOver}). */
+  public synchronized void handOver(CommittedTaskRecord record) {
+    handedOver.put(record.key(), record);
   }
 
   public void abortTask(TaskAttemptContext task) throws IOException {
@@ -120,7 +141,12 @@ public final class DirectOrClassic {
     if (c != null) {
       c.commitJob(job);
     } else {
-      engine.commitJob(job, beforeSuccess);
+      Map<String, CommittedTaskRecord> records;
+      synchronized (this) {
+        records = new LinkedHashMap<>(handedOver);
+        handedOver.clear();
+      }
+      engine.commitJob(job, beforeSuccess, records);
     }
   }
 

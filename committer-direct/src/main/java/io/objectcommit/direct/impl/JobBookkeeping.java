@@ -1,8 +1,10 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.Listings;
+import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Parallel;
 import io.objectcommit.store.files.JsonRecordCodec;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Reads a job's task records and finds the files they account for. */
@@ -76,6 +79,59 @@ final class JobBookkeeping {
       readAll(store, more.subList(lo, Math.min(more.size(), lo + window)), parallel, records); // gone: deleted
     }
     return records;
+  }
+
+  /**
+   * The task records of a committing job whose commit protocol handed over the record each committed attempt wrote
+   * ({@link CommittedTaskRecord}): one LIST of the job's bookkeeping (a request per 1,000 tasks) gives each record's
+   * current ETag, and only a record whose ETag differs (another attempt changed it since), one nobody handed over,
+   * or a handed-over one the listing does not show, is read. A hand-over is used only when it is complete, a record
+   * of every task of the stage (the records say how many); otherwise the records are read as {@link #all} reads
+   * them, since the listing alone could miss one.
+   */
+  static Map<String, DirectTaskRecord> withHandedOver(ObjectStore store, OutputLocation loc, String jobId,
+      Parallel parallel, int window, Map<String, CommittedTaskRecord> handedOver) throws IOException {
+    Map<String, DirectTaskRecord> given = new TreeMap<>();
+    for (CommittedTaskRecord c : handedOver.values()) {
+      given.put(c.key(), c.record(store.pathOf(c.key())));
+    }
+    if (!complete(loc, jobId, given)) {
+      return all(store, loc, jobId, parallel, window);
+    }
+    Map<String, DirectTaskRecord> records = new TreeMap<>();
+    Set<String> read = new TreeSet<>(given.keySet());
+    for (ObjectInfo o : Listings.objects(store, loc.tasksPrefix(jobId))) {
+      String key = o.key();
+      if (!key.endsWith(".json")) {
+        continue;
+      }
+      CommittedTaskRecord c = handedOver.get(key);
+      if (c != null && c.etag().equals(o.etag())) {
+        records.put(key, given.get(key));
+        read.remove(key);
+      } else {
+        read.add(key);
+      }
+    }
+    List<String> keys = new ArrayList<>(read);
+    for (int lo = 0; lo < keys.size(); lo += window) {
+      readAll(store, keys.subList(lo, Math.min(keys.size(), lo + window)), parallel, records); // gone: deleted
+    }
+    return records;
+  }
+
+  /** Whether {@code given} holds the record of every map task of the stage, and the stage's size is known. */
+  private static boolean complete(OutputLocation loc, String jobId, Map<String, DirectTaskRecord> given) {
+    int tasks = given.values().stream().mapToInt(r -> r.taskCount).max().orElse(0);
+    if (tasks == 0) {
+      return false;
+    }
+    for (int n = 0; n < tasks; n++) {
+      if (!given.containsKey(loc.taskRecordKey(jobId, OutputLocation.taskName('m', n)))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Reads the records of {@code keys} in parallel into {@code into}, in key order; true if any is missing. */

@@ -1,5 +1,6 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.ObjectInfo;
@@ -56,6 +57,14 @@ final class TaskRecordHandle {
    */
   synchronized void reload() throws IOException {
     load();
+  }
+
+  /**
+   * The record as this attempt last wrote or read it, with the ETag of that version, for the driver; null when no
+   * record is known or it cannot be carried ({@link CommittedTaskRecord#of}).
+   */
+  synchronized CommittedTaskRecord stored() throws IOException {
+    return known && current != null ? CommittedTaskRecord.of(key, etag, current) : null;
   }
 
   private void load() throws IOException {

@@ -5,14 +5,18 @@ import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.direct.CommittedTaskRecord;
+import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.Parallel;
 import io.objectcommit.store.WriteCondition;
+import io.objectcommit.store.files.JsonRecordCodec;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.Path;
@@ -80,6 +84,110 @@ class JobBookkeepingTest {
     // after the gap window that the LIST finds
     assertEquals(1 + 20 + 1 + 9, c.of(GET), c.toString());
     assertEquals(1, c.of(LIST), c.toString());
+  }
+
+  @Test
+  void handedOverRecordsCostOneListAndNoRead() throws IOException {
+    int tasks = 45;
+    List<String> keys = writeRecords(tasks, tasks);
+    Map<String, CommittedTaskRecord> handedOver = handOver(keys);
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readHandedOver(handedOver);
+
+    assertEquals(keys, new ArrayList<>(found.keySet()), "every record, in task order");
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(1, c.of(LIST), "one LIST of the job's bookkeeping shows every record's ETag: " + c);
+    assertEquals(1, c.total(), "nothing read: " + c);
+    assertEquals(tasks, found.get(keys.get(7)).taskCount);
+  }
+
+  @Test
+  void aRecordChangedSinceItsHandOverIsReadFromTheStore() throws IOException {
+    int tasks = 10;
+    List<String> keys = writeRecords(tasks, tasks);
+    Map<String, CommittedTaskRecord> handedOver = handOver(keys);
+    // another attempt of task 3 changed the record after the committed attempt wrote it (a zombie's entry)
+    JsonRecordCodec.Loaded<DirectTaskRecord> l = DirectTaskRecord.CODEC.loadWithEtag(store, keys.get(3));
+    DirectTaskRecord changed = l.record();
+    changed.attempts.add(new AttemptEntry("attempt_zombie")); // WRITING
+    DirectTaskRecord.CODEC.save(store, keys.get(3), changed, WriteCondition.ifMatch(l.info().etag()));
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readHandedOver(handedOver);
+
+    assertEquals(keys, new ArrayList<>(found.keySet()));
+    assertEquals(1, found.get(keys.get(3)).attempts.size(), "the stored record, not the handed-over copy");
+    assertEquals(0, found.get(keys.get(4)).attempts.size());
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(1, c.of(LIST), c.toString());
+    assertEquals(1, c.of(GET), "the changed record only: " + c);
+    assertEquals(2, c.total(), c.toString());
+  }
+
+  @Test
+  void aRecordNobodyHandedOverAndOneTheListingDoesNotShowAreRead() throws IOException {
+    int tasks = 10;
+    List<String> keys = writeRecords(tasks, tasks);
+    Map<String, CommittedTaskRecord> handedOver = handOver(keys);
+    // a task of another type that never committed, and a record deleted after its hand-over
+    String reduce = loc.taskRecordKey(JOB, OutputLocation.taskName('r', 0));
+    DirectTaskRecord.CODEC.save(store, reduce, new DirectTaskRecord(JOB, "r-000000"), WriteCondition.ifAbsent());
+    store.delete(keys.get(9));
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readHandedOver(handedOver);
+
+    List<String> expected = new ArrayList<>(keys.subList(0, 9));
+    expected.add(reduce);
+    assertEquals(expected, new ArrayList<>(found.keySet()), "the unlisted record is gone, the other one found");
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(1, c.of(LIST), c.toString());
+    assertEquals(2, c.of(GET), "the record nobody handed over, the one the listing did not show (a 404): " + c);
+    assertEquals(3, c.total(), c.toString());
+  }
+
+  @Test
+  void anIncompleteHandOverIsReadAsIfNothingWereHandedOver() throws IOException {
+    int tasks = 12;
+    List<String> keys = writeRecords(tasks, tasks);
+    Map<String, CommittedTaskRecord> handedOver = handOver(keys.subList(0, 11)); // task 11's record not carried
+    store.resetCounts();
+
+    Map<String, DirectTaskRecord> found = readHandedOver(handedOver);
+
+    assertEquals(keys, new ArrayList<>(found.keySet()));
+    InMemoryRequestCounts c = store.counts();
+    assertEquals(tasks + 2, c.of(GET), "as without a hand-over: one GET per task and the two 404s: " + c);
+    assertEquals(1, c.of(LIST), c.toString());
+  }
+
+  @Test
+  void recordsThatDoNotSayHowManyTasksTheStageHasAreReadAsIfNothingWereHandedOver() throws IOException {
+    int tasks = 6;
+    List<String> keys = writeRecords(tasks, 0); // outside Spark: the stage's size is not known
+    Map<String, CommittedTaskRecord> handedOver = handOver(keys);
+    store.resetCounts();
+
+    assertEquals(keys, new ArrayList<>(readHandedOver(handedOver).keySet()));
+    assertEquals(tasks + 2, store.counts().of(GET), store.counts().toString());
+  }
+
+  /** What the tasks' attempts would hand over: each record as stored, with its ETag. */
+  private Map<String, CommittedTaskRecord> handOver(List<String> keys) throws IOException {
+    Map<String, CommittedTaskRecord> m = new LinkedHashMap<>();
+    for (String key : keys) {
+      JsonRecordCodec.Loaded<DirectTaskRecord> l = DirectTaskRecord.CODEC.loadWithEtag(store, key);
+      m.put(key, CommittedTaskRecord.of(key, l.info().etag(), l.record()));
+    }
+    return m;
+  }
+
+  private Map<String, DirectTaskRecord> readHandedOver(Map<String, CommittedTaskRecord> handedOver)
+      throws IOException {
+    try (Parallel parallel = new Parallel("test-job-commit", THREADS)) {
+      return JobBookkeeping.withHandedOver(store, loc, JOB, parallel, WINDOW, handedOver);
+    }
   }
 
   private Map<String, DirectTaskRecord> readAll() throws IOException {

@@ -2,6 +2,7 @@ package io.objectcommit.it.direct;
 
 import io.objectcommit.direct.DirectCommitterFactory;
 import io.objectcommit.direct.DirectParquetOutputCommitter;
+import io.objectcommit.direct.spark.DirectCommitProtocol;
 import io.objectcommit.it.SparkSessions;
 import io.objectcommit.it.faults.CommitterContender;
 import java.util.LinkedHashMap;
@@ -18,6 +19,16 @@ public final class DirectCommitters {
     return CommitterContender.of("objectcommit DirectParquetOutputCommitter",
         Map.of("spark.sql.parquet.output.committer.class", DirectParquetOutputCommitter.class.getName(),
             SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
+  }
+
+  /**
+   * {@code spark.sql.parquet.output.committer.class} with the direct committer's own commit protocol (Spark's
+   * default one that also carries each task's record to the driver).
+   */
+  public static CommitterContender parquetWithItsProtocol() {
+    return CommitterContender.of("objectcommit DirectParquetOutputCommitter (DirectCommitProtocol)",
+        Map.of("spark.sql.parquet.output.committer.class", DirectParquetOutputCommitter.class.getName(),
+            SparkSessions.COMMIT_PROTOCOL, DirectCommitProtocol.class.getName()));
   }
 
   /** Any format: spark-hadoop-cloud's PathOutputCommitProtocol with our factory bound to s3a. */

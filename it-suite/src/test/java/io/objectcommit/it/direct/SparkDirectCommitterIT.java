@@ -118,6 +118,55 @@ class SparkDirectCommitterIT {
   }
 
   @Test
+  @Tag(TestTags.SMOKE) // on every line: the protocol's overrides must override Spark's methods on each of them
+  void throughItsCommitProtocolJobCommitReadsNoTaskRecordAndARetriedTaskLeavesNothing(S3TestBucket bucket)
+      throws Exception {
+    try (ProxiedBucket p = new ProxiedBucket(bucket);
+        SparkSession spark = session(p, "local[2,2]", DirectCommitters.parquetWithItsProtocol().sparkConf())) {
+      Dataset<Row> data = SmokeJob.dataset(spark, ROWS);
+      write(data.repartition(TASKS), bucket.s3a("warmup"), 0, "parquet");
+
+      RequestCounts c0 = p.proxy().counts();
+      write(data.repartition(TASKS), bucket.s3a("a"), 0, "parquet");
+      RequestCounts c1 = p.proxy().counts();
+      write(data.repartition(2 * TASKS), bucket.s3a("c"), 0, "parquet");
+      RequestCounts c2 = p.proxy().counts();
+      RequestCounts a = c1.minus(c0);
+      RequestCounts c = c2.minus(c1);
+      LOG.info("requests through DirectCommitProtocol: 4 tasks/4 files: {}; 8 tasks/8 files: {}", a, c);
+
+      assertEquals(5, shapes(bucket, "a/").size(), "4 files and _SUCCESS");
+      assertEquals(9, shapes(bucket, "c/").size(), "8 files and _SUCCESS");
+      // per task 1 upload + 2 task-record PUTs + 1 GET of the job-abort marker (a 404); job commit: one LIST of the
+      // job's bookkeeping (each record's ETag is the one its task handed over: no record read), the commit marker
+      // and _SUCCESS, one bulk DELETE of the bookkeeping
+      assertEquals(4 + 8 + 2, a.of(S3Operation.PUT), a.toString());
+      assertEquals(4, a.of(S3Operation.GET), "the job-abort marker's 404 per task, no task record read: " + a);
+      assertEquals(2, a.of(S3Operation.LIST), "the job's bookkeeping, and S3A's look at the output path (with a HEAD)"
+          + " when Spark checks whether it exists: " + a);
+      // 4 more tasks with one file each: 4 uploads + 8 record PUTs + 4 job-abort marker GETs
+      RequestCounts moreTasks = c.minus(a);
+      assertEquals(12, moreTasks.of(S3Operation.PUT), moreTasks.toString());
+      assertEquals(4, moreTasks.of(S3Operation.GET), moreTasks.toString());
+      assertEquals(16, moreTasks.total(), "4 requests per task: " + moreTasks);
+      assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("c")));
+
+      // a retried task: the failed attempt's abort changes its task record before the retry commits it
+      Dataset<Row> failing = FailingWrites.prepare(data, TASKS);
+      write(failing, bucket.s3a("clean"), 300, "parquet", "bucket");
+      FailingWrites.arm(1, 1, 2_500);
+      write(failing, bucket.s3a("retried"), 300, "parquet", "bucket");
+      FailingWrites.disarm();
+      List<String> clean = shapes(bucket, "clean/").stream().map(k -> k.substring("clean/".length()))
+          .collect(Collectors.toList());
+      List<String> retried = shapes(bucket, "retried/").stream().map(k -> k.substring("retried/".length()))
+          .collect(Collectors.toList());
+      assertEquals(clean, retried, "the same files as without the failure: none of the failed attempt's");
+      assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("retried")));
+    }
+  }
+
+  @Test
   void partitionedOutputWithARetriedTaskHasExactRowsAndFiles(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.parquet().sparkConf())) {

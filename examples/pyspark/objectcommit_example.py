@@ -47,14 +47,16 @@ def rows(spark, n, salt):
 
 
 def direct_write(spark, bucket):
-    """Parquet through the direct committer with Spark's default commit protocol (the setting is per write)."""
+    """Parquet through the direct committer and its commit protocol (the settings are per write)."""
     path = "s3a://%s/tables/direct" % bucket
     spark.conf.set("spark.sql.parquet.output.committer.class",
                    "io.objectcommit.direct.DirectParquetOutputCommitter")
+    spark.conf.set("spark.sql.sources.commitProtocolClass", "io.objectcommit.direct.spark.DirectCommitProtocol")
     try:
         rows(spark, 1000, "direct").write.mode("errorifexists").parquet(path)
     finally:
         spark.conf.unset("spark.sql.parquet.output.committer.class")
+        spark.conf.unset("spark.sql.sources.commitProtocolClass")
     back = spark.read.parquet(path)
     n, distinct = back.count(), back.select("id").distinct().count()
     check("direct write: 1000 rows read back, no duplicates", n == 1000 and distinct == 1000,

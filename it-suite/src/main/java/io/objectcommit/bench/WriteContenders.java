@@ -52,7 +52,7 @@ public final class WriteContenders {
   static WriteContender direct() {
     return new WriteContender(Targets.DIRECT,
         Map.of("spark.sql.parquet.output.committer.class", "io.objectcommit.direct.DirectParquetOutputCommitter",
-            SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL));
+            SparkSessions.COMMIT_PROTOCOL, "io.objectcommit.direct.spark.DirectCommitProtocol"));
   }
 
   static WriteContender staging(Path buffers) {

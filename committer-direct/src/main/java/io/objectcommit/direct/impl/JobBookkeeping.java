@@ -91,22 +91,25 @@ final class JobBookkeeping {
    */
   static Map<String, DirectTaskRecord> withHandedOver(ObjectStore store, OutputLocation loc, String jobId,
       Parallel parallel, int window, Map<String, CommittedTaskRecord> handedOver) throws IOException {
+    String prefix = loc.tasksPrefix(jobId);
     Map<String, DirectTaskRecord> given = new TreeMap<>();
     for (CommittedTaskRecord c : handedOver.values()) {
-      given.put(c.key(), c.record(store.pathOf(c.key())));
+      if (c.key().startsWith(prefix)) { // another job's record is never this job's business
+        given.put(c.key(), c.record(store.pathOf(c.key())));
+      }
     }
     if (!complete(loc, jobId, given)) {
       return all(store, loc, jobId, parallel, window);
     }
     Map<String, DirectTaskRecord> records = new TreeMap<>();
     Set<String> read = new TreeSet<>(given.keySet());
-    for (ObjectInfo o : Listings.objects(store, loc.tasksPrefix(jobId))) {
+    for (ObjectInfo o : Listings.objects(store, prefix)) {
       String key = o.key();
       if (!key.endsWith(".json")) {
         continue;
       }
       CommittedTaskRecord c = handedOver.get(key);
-      if (c != null && c.etag().equals(o.etag())) {
+      if (c != null && given.containsKey(key) && c.etag().equals(o.etag())) {
         records.put(key, given.get(key));
         read.remove(key);
       } else {

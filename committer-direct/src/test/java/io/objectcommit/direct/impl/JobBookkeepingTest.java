@@ -148,6 +148,21 @@ class JobBookkeepingTest {
   }
 
   @Test
+  void aRecordOfAnotherJobHandedOverIsIgnored() throws IOException {
+    List<String> keys = writeRecords(5, 5);
+    Map<String, CommittedTaskRecord> handedOver = handOver(keys);
+    String other = loc.taskRecordKey("job-2", OutputLocation.taskName('m', 5));
+    DirectTaskRecord r = new DirectTaskRecord("job-2", "m-000005");
+    r.taskCount = 5;
+    DirectTaskRecord.CODEC.save(store, other, r, WriteCondition.ifAbsent());
+    handedOver.put(other, CommittedTaskRecord.of(other, "etag-of-job-2", r));
+    store.resetCounts();
+
+    assertEquals(keys, new ArrayList<>(readHandedOver(handedOver).keySet()), "this job's records only");
+    assertEquals(1, store.counts().total(), "the LIST: " + store.counts());
+  }
+
+  @Test
   void anIncompleteHandOverIsReadAsIfNothingWereHandedOver() throws IOException {
     int tasks = 12;
     List<String> keys = writeRecords(tasks, tasks);

@@ -31,6 +31,17 @@ public final class DirectCommitters {
             SparkSessions.COMMIT_PROTOCOL, DirectCommitProtocol.class.getName()));
   }
 
+  /**
+   * Any format through the direct committer's own commit protocol: Parquet through its Parquet committer, every
+   * other format through our factory bound to s3a (Hadoop's FileOutputFormat asks the factory); no
+   * spark-hadoop-cloud.
+   */
+  public static CommitterContender everyFormatWithItsProtocol() {
+    Map<String, String> m = new LinkedHashMap<>(parquetWithItsProtocol().sparkConf());
+    m.put("spark.hadoop.mapreduce.outputcommitter.factory.scheme.s3a", DirectCommitterFactory.class.getName());
+    return CommitterContender.of("objectcommit DirectCommitterFactory (DirectCommitProtocol)", m);
+  }
+
   /** Any format: spark-hadoop-cloud's PathOutputCommitProtocol with our factory bound to s3a. */
   public static CommitterContender pathOutput() {
     Map<String, String> m = new LinkedHashMap<>();

@@ -250,6 +250,28 @@ class SparkDirectCommitterIT {
   }
 
   @Test
+  void orcThroughItsCommitProtocolAndTheFactoryReadsNoTaskRecordAtJobCommit(S3TestBucket bucket) throws Exception {
+    try (ProxiedBucket p = new ProxiedBucket(bucket);
+        SparkSession spark = session(p, "local[2]", DirectCommitters.everyFormatWithItsProtocol().sparkConf())) {
+      Dataset<Row> data = SmokeJob.dataset(spark, ROWS);
+      write(data.repartition(TASKS), bucket.s3a("warmup"), 0, "orc");
+      RequestCounts c0 = p.proxy().counts();
+      write(data.repartition(TASKS), bucket.s3a("orc"), 0, "orc");
+      RequestCounts w = p.proxy().counts().minus(c0);
+
+      assertEquals(5, shapes(bucket, "orc/").size(), "4 files and _SUCCESS");
+      assertEquals(TASKS, w.of(S3Operation.GET), "the job-abort marker's 404 per task, no task record read: " + w);
+      SuccessData s = SuccessData.CODEC.fromBytes(bucket.plain().getObjectAsString(bucket.name(),
+          bucket.key("orc/_SUCCESS")).getBytes(StandardCharsets.UTF_8), "orc/_SUCCESS");
+      assertTrue(s.getDescription().startsWith("DirectPathOutputCommitter committed 4 file(s) of 4 task(s)"),
+          s.getDescription());
+      Row r = spark.read().orc(bucket.s3a("orc")).selectExpr("count(1)", "count(distinct id)").first();
+      assertEquals(ROWS, r.getLong(0));
+      assertEquals(ROWS, r.getLong(1));
+    }
+  }
+
+  @Test
   void orcThroughPathOutputCommitProtocolWithARetriedTask(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.pathOutput().sparkConf())) {

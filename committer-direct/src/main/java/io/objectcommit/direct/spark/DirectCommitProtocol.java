@@ -79,7 +79,7 @@ public class DirectCommitProtocol extends SQLHadoopMapReduceCommitProtocol {
   @Override
   public FileCommitProtocol.TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
     FileCommitProtocol.TaskCommitMessage message = super.commitTask(taskContext);
-    TaskRecordHandOver direct = handOver();
+    TaskRecordHandOver direct = directCommitter();
     CommittedTaskRecord record = direct == null ? null : direct.committedTaskRecord();
     return record == null ? message : new DirectTaskCommitMessage(message.obj(), record);
   }
@@ -88,14 +88,14 @@ public class DirectCommitProtocol extends SQLHadoopMapReduceCommitProtocol {
   @Override
   public void onTaskCommit(FileCommitProtocol.TaskCommitMessage taskCommit) {
     super.onTaskCommit(taskCommit);
-    TaskRecordHandOver direct = handOver();
+    TaskRecordHandOver direct = directCommitter();
     if (direct != null && taskCommit instanceof DirectTaskCommitMessage) {
       direct.handOver(((DirectTaskCommitMessage) taskCommit).record());
     }
   }
 
   /** The committer when it is a direct committer, else null. */
-  private TaskRecordHandOver handOver() {
+  private TaskRecordHandOver directCommitter() {
     OutputCommitter c = committer;
     return c instanceof TaskRecordHandOver ? (TaskRecordHandOver) c : null;
   }

@@ -62,6 +62,13 @@ class SparkDirectCommitterIT {
         .collect(Collectors.toList());
   }
 
+  /** The requests the proxy saw during {@code write}. */
+  private static RequestCounts counted(ProxiedBucket p, Runnable write) {
+    RequestCounts before = p.proxy().counts();
+    write.run();
+    return p.proxy().counts().minus(before);
+  }
+
   private static void write(Dataset<Row> ds, String path, long maxRecordsPerFile, String format, String... partitionBy) {
     ds.write().mode(SaveMode.Append).option("maxRecordsPerFile", maxRecordsPerFile).partitionBy(partitionBy)
         .format(format).save(path);
@@ -75,16 +82,9 @@ class SparkDirectCommitterIT {
       Dataset<Row> data = SmokeJob.dataset(spark, ROWS);
       write(data.repartition(TASKS), bucket.s3a("warmup"), 0, "parquet");
 
-      RequestCounts c0 = p.proxy().counts();
-      write(data.repartition(TASKS), bucket.s3a("a"), 0, "parquet");
-      RequestCounts c1 = p.proxy().counts();
-      write(data.repartition(TASKS), bucket.s3a("b"), 1000, "parquet");
-      RequestCounts c2 = p.proxy().counts();
-      write(data.repartition(2 * TASKS), bucket.s3a("c"), 0, "parquet");
-      RequestCounts c3 = p.proxy().counts();
-      RequestCounts a = c1.minus(c0);
-      RequestCounts b = c2.minus(c1);
-      RequestCounts c = c3.minus(c2);
+      RequestCounts a = counted(p, () -> write(data.repartition(TASKS), bucket.s3a("a"), 0, "parquet"));
+      RequestCounts b = counted(p, () -> write(data.repartition(TASKS), bucket.s3a("b"), 1000, "parquet"));
+      RequestCounts c = counted(p, () -> write(data.repartition(2 * TASKS), bucket.s3a("c"), 0, "parquet"));
       LOG.info("requests: 4 tasks/4 files: {}; 4 tasks/20 files: {}; 8 tasks/8 files: {}", a, b, c);
 
       assertEquals(5, shapes(bucket, "a/").size(), "4 files and _SUCCESS");
@@ -126,13 +126,8 @@ class SparkDirectCommitterIT {
       Dataset<Row> data = SmokeJob.dataset(spark, ROWS);
       write(data.repartition(TASKS), bucket.s3a("warmup"), 0, "parquet");
 
-      RequestCounts c0 = p.proxy().counts();
-      write(data.repartition(TASKS), bucket.s3a("a"), 0, "parquet");
-      RequestCounts c1 = p.proxy().counts();
-      write(data.repartition(2 * TASKS), bucket.s3a("c"), 0, "parquet");
-      RequestCounts c2 = p.proxy().counts();
-      RequestCounts a = c1.minus(c0);
-      RequestCounts c = c2.minus(c1);
+      RequestCounts a = counted(p, () -> write(data.repartition(TASKS), bucket.s3a("a"), 0, "parquet"));
+      RequestCounts c = counted(p, () -> write(data.repartition(2 * TASKS), bucket.s3a("c"), 0, "parquet"));
       LOG.info("requests through DirectCommitProtocol: 4 tasks/4 files: {}; 8 tasks/8 files: {}", a, c);
 
       assertEquals(5, shapes(bucket, "a/").size(), "4 files and _SUCCESS");
@@ -255,9 +250,7 @@ class SparkDirectCommitterIT {
         SparkSession spark = session(p, "local[2]", DirectCommitters.everyFormatWithItsProtocol().sparkConf())) {
       Dataset<Row> data = SmokeJob.dataset(spark, ROWS);
       write(data.repartition(TASKS), bucket.s3a("warmup"), 0, "orc");
-      RequestCounts c0 = p.proxy().counts();
-      write(data.repartition(TASKS), bucket.s3a("orc"), 0, "orc");
-      RequestCounts w = p.proxy().counts().minus(c0);
+      RequestCounts w = counted(p, () -> write(data.repartition(TASKS), bucket.s3a("orc"), 0, "orc"));
 
       assertEquals(5, shapes(bucket, "orc/").size(), "4 files and _SUCCESS");
       assertEquals(TASKS, w.of(S3Operation.GET), "the job-abort marker's 404 per task, no task record read: " + w);

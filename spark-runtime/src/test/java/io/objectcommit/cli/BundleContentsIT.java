@@ -27,6 +27,7 @@ class BundleContentsIT {
       "io.objectcommit.checkpoint.CheckpointFileManagerImpl",
       "io.objectcommit.direct.DirectParquetOutputCommitter",
       "io.objectcommit.direct.DirectCommitterFactory",
+      "io.objectcommit.direct.spark.DirectCommitProtocol",
       "io.objectcommit.staging.spark.StagingCommitProtocol",
       "io.objectcommit.staging.StagingParquetOutputCommitter",
       "io.objectcommit.codecs.BgzfCodec",

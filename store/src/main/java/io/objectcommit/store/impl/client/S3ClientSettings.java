@@ -335,7 +335,7 @@ public final class S3ClientSettings {
     return tcpKeepAlive;
   }
 
-  /** {@code Expect: 100-continue} on uploads (SDK v2). */
+  /** {@code Expect: 100-continue} on uploads (both SDKs). */
   public boolean expectContinue() {
     return expectContinue;
   }

@@ -49,7 +49,7 @@ public final class V1ClientFactory {
     }
   }
 
-  /** The HTTP settings of a client: pool, timeouts, protocol, user agent, no SDK retries. */
+  /** The HTTP settings of a client: pool, timeouts, protocol, user agent, Expect: 100-continue, no SDK retries. */
   static ClientConfiguration clientConfiguration(S3ClientSettings s) {
     ClientConfiguration cc = new ClientConfiguration();
     cc.setMaxConnections(s.maxConnections());
@@ -58,6 +58,7 @@ public final class V1ClientFactory {
     cc.setRequestTimeout(s.requestTimeoutMs());
     cc.setProtocol(s.https() ? Protocol.HTTPS : Protocol.HTTP);
     cc.setUserAgentSuffix(USER_AGENT_SUFFIX);
+    cc.setUseExpectContinue(s.expectContinue());
     cc.setRetryPolicy(PredefinedRetryPolicies.NO_RETRY_POLICY);
     cc.setMaxErrorRetry(0);
     cc.setUseThrottleRetries(false);

@@ -43,6 +43,13 @@ class V1ClientFactoryTest {
   }
 
   @Test
+  void expectContinueFollowsTheS3aKeyOnTheSdkV1Too() throws IOException {
+    assertTrue(V1ClientFactory.clientConfiguration(settings()).isUseExpectContinue(), "the default: on");
+    assertFalse(V1ClientFactory.clientConfiguration(settings("fs.s3a.connection.expect.continue", "false"))
+        .isUseExpectContinue());
+  }
+
+  @Test
   void pathStyleClientOnACustomEndpoint() throws IOException {
     AmazonS3 s3 = V1ClientFactory.create(settings("fs.s3a.endpoint", "http://127.0.0.1:4566",
         "fs.s3a.path.style.access", "true", "fs.s3a.endpoint.region", "eu-west-2"));

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,6 +61,12 @@ class TwoJvmFillTest {
       }
       assertEquals("READY", line, "the forked reader starts: " + seen);
     }
+    // from now on each reader's output is read as it comes: a reader blocked on a full pipe (its log line per read)
+    // would never end
+    List<CompletableFuture<String>> drained = new ArrayList<>();
+    for (BufferedReader out : outputs) {
+      drained.add(CompletableFuture.supplyAsync(() -> output(out)));
+    }
     InMemoryObjectStore store = InMemoryObjectStore.create(BUCKET);
     store.put("t/shared", Payload.of(data), WriteCondition.none());
     ReadCache mine = ReadCache.open(options(dir));
@@ -76,8 +83,12 @@ class TwoJvmFillTest {
     List<long[]> forkedCounts = new ArrayList<>();
     for (int i = 0; i < forked.size(); i++) {
       Process p = forked.get(i);
-      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the forked reader ends");
-      String out = output(outputs.get(i));
+      boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+      if (!ended) {
+        p.destroyForcibly();
+      }
+      String out = drained.get(i).get(10, TimeUnit.SECONDS);
+      assertTrue(ended, "the forked reader ends; its output: " + out);
       System.out.println("forked reader: " + out.trim());
       assertEquals(0, p.exitValue(), out);
       Matcher ok = Pattern.compile("OK (\\d+) reads").matcher(out);
@@ -112,10 +123,14 @@ class TwoJvmFillTest {
     assertEquals(0, counted.statistics().snapshot().count(OP_GET), "and served from the directory");
   }
 
-  private static String output(BufferedReader out) throws IOException {
+  private static String output(BufferedReader out) {
     StringBuilder s = new StringBuilder();
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      s.append(line).append('\n');
+    try {
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        s.append(line).append('\n');
+      }
+    } catch (IOException e) {
+      s.append("(output unreadable: ").append(e).append(")\n");
     }
     return s.toString();
   }

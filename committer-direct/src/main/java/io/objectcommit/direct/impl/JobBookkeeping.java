@@ -108,8 +108,7 @@ final class JobBookkeeping {
       if (!key.endsWith(".json")) {
         continue;
       }
-      CommittedTaskRecord c = handedOver.get(key);
-      if (c != null && given.containsKey(key) && c.etag().equals(o.etag())) {
+      if (given.containsKey(key) && handedOver.get(key).etag().equals(o.etag())) {
         records.put(key, given.get(key));
         read.remove(key);
       } else {

@@ -147,17 +147,7 @@ class SparkDirectCommitterIT {
       assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("c")));
 
       // a retried task: the failed attempt's abort changes its task record before the retry commits it
-      Dataset<Row> failing = FailingWrites.prepare(data, TASKS);
-      write(failing, bucket.s3a("clean"), 300, "parquet", "bucket");
-      FailingWrites.arm(1, 1, 2_500);
-      write(failing, bucket.s3a("retried"), 300, "parquet", "bucket");
-      FailingWrites.disarm();
-      List<String> clean = shapes(bucket, "clean/").stream().map(k -> k.substring("clean/".length()))
-          .collect(Collectors.toList());
-      List<String> retried = shapes(bucket, "retried/").stream().map(k -> k.substring("retried/".length()))
-          .collect(Collectors.toList());
-      assertEquals(clean, retried, "the same files as without the failure: none of the failed attempt's");
-      assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("retried")));
+      retriedTaskLeavesTheFilesOfACleanRun(bucket, spark, FailingWrites.prepare(data, TASKS));
     }
   }
 
@@ -165,22 +155,30 @@ class SparkDirectCommitterIT {
   void partitionedOutputWithARetriedTaskHasExactRowsAndFiles(S3TestBucket bucket) throws IOException {
     try (ProxiedBucket p = new ProxiedBucket(bucket);
         SparkSession spark = session(p, "local[2,2]", DirectCommitters.parquet().sparkConf())) {
-      Dataset<Row> data = FailingWrites.prepare(SmokeJob.dataset(spark, ROWS), TASKS);
-      write(data, bucket.s3a("clean"), 300, "parquet", "bucket");
-      FailingWrites.arm(1, 1, 2_500);
-      write(data, bucket.s3a("retried"), 300, "parquet", "bucket");
-      FailingWrites.disarm();
-
-      List<String> clean = shapes(bucket, "clean/").stream().map(k -> k.substring("clean/".length()))
-          .collect(Collectors.toList());
-      List<String> retried = shapes(bucket, "retried/").stream().map(k -> k.substring("retried/".length()))
-          .collect(Collectors.toList());
-      LOG.info("partitioned output: {} objects", retried.size());
-      assertTrue(clean.size() > 7 * TASKS, clean.toString());
-      assertEquals(clean, retried, "the same files as without the failure: none of the failed attempt's");
-      assertTrue(retried.stream().noneMatch(k -> k.contains(DirectCommitterConstants.BOOKKEEPING_DIR)));
-      assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("retried")));
+      retriedTaskLeavesTheFilesOfACleanRun(bucket, spark, FailingWrites.prepare(SmokeJob.dataset(spark, ROWS), TASKS));
     }
+  }
+
+  /**
+   * Writes {@code data} partitioned, once cleanly and once with task 1's first attempt failing: the retried write
+   * holds exactly the clean one's files (none of the failed attempt's, no bookkeeping) and every row once.
+   */
+  private static void retriedTaskLeavesTheFilesOfACleanRun(S3TestBucket bucket, SparkSession spark,
+      Dataset<Row> data) {
+    write(data, bucket.s3a("clean"), 300, "parquet", "bucket");
+    FailingWrites.arm(1, 1, 2_500);
+    write(data, bucket.s3a("retried"), 300, "parquet", "bucket");
+    FailingWrites.disarm();
+
+    List<String> clean = shapes(bucket, "clean/").stream().map(k -> k.substring("clean/".length()))
+        .collect(Collectors.toList());
+    List<String> retried = shapes(bucket, "retried/").stream().map(k -> k.substring("retried/".length()))
+        .collect(Collectors.toList());
+    LOG.info("partitioned output: {} objects", retried.size());
+    assertTrue(clean.size() > 7 * TASKS, clean.toString());
+    assertEquals(clean, retried, "the same files as without the failure: none of the failed attempt's");
+    assertTrue(retried.stream().noneMatch(k -> k.contains(DirectCommitterConstants.BOOKKEEPING_DIR)));
+    assertEquals(SmokeJob.expected(ROWS), SmokeJob.read(spark, bucket.s3a("retried")));
   }
 
   @Test

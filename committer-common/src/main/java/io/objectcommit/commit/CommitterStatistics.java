@@ -47,6 +47,11 @@ public final class CommitterStatistics {
   public static final String JOB_FILES_INLINE = "job_files_inline";
   /** Task records read a second time because they did not fit the cache: {@value}. Staging. */
   public static final String JOB_RECORDS_RELOADED = "job_records_reloaded";
+  /**
+   * Task records job commit took from the commit protocol's hand-over (their listed ETag the committed one) instead of
+   * reading them: {@value}. Staging.
+   */
+  public static final String JOB_RECORDS_HANDED_OVER = "job_records_handed_over";
   /** The most pending uploads job commit held in memory at once: {@value}. Staging. */
   public static final String JOB_UPLOADS_HELD_MAX = "job_uploads_held_max";
 

@@ -1,5 +1,7 @@
 package io.objectcommit.direct;
 
+import io.objectcommit.commit.CommittedTaskRecord;
+import io.objectcommit.commit.TaskRecordHandOver;
 import io.objectcommit.direct.impl.DirectOrClassic;
 import java.io.IOException;
 import org.apache.hadoop.fs.Path;

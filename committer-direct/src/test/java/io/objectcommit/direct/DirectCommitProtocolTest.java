@@ -13,9 +13,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.commit.CommitConstants;
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.TaskRecordHandOver;
 import io.objectcommit.commit.files.SuccessData;
+import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.direct.impl.AttemptRegistry;
 import io.objectcommit.direct.impl.OutputLocation;
 import io.objectcommit.store.ObjectInfo;
@@ -123,8 +126,8 @@ class DirectCommitProtocolTest {
       CommittedTaskRecord r = ((TaskRecordHandOver) a.committer).committedTaskRecord();
       ObjectInfo stored = h.store.head(r.key()).orElseThrow();
       assertEquals(stored.etag(), r.etag(), "the ETag of the record as stored: " + r);
-      assertEquals(a.ctx.getTaskAttemptID().toString(), r.record(r.key()).committedAttempt);
-      assertEquals(Set.of(expected.get(t)), r.record(r.key()).committedKeys());
+      assertEquals(a.ctx.getTaskAttemptID().toString(), r.record(DirectTaskRecord.CODEC, r.key()).committedAttempt);
+      assertEquals(Set.of(expected.get(t)), r.record(DirectTaskRecord.CODEC, r.key()).committedKeys());
       ((TaskRecordHandOver) driver).handOver(r);
     }
     InMemoryRequestCounts tasks = h.store.counts();

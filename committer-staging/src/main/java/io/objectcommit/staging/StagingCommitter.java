@@ -1,7 +1,9 @@
 package io.objectcommit.staging;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.Hostnames;
 import io.objectcommit.commit.JobId;
+import io.objectcommit.commit.TaskRecordHandOver;
 import io.objectcommit.staging.impl.BufferDirs;
 import io.objectcommit.staging.impl.JobAbortStage;
 import io.objectcommit.staging.impl.JobCommitStage;
@@ -15,6 +17,7 @@ import io.objectcommit.store.guarantee.ProbeSite;
 import io.objectcommit.store.spark.SparkRuntime;
 import java.io.File;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
@@ -34,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * <p>This class is the directory variant unless {@link StagingConstants#COMMITTER} (or the subclass
  * {@link PartitionedStagingCommitter}) says {@code partitioned}.
  */
-public class StagingCommitter extends PathOutputCommitter {
+public class StagingCommitter extends PathOutputCommitter implements TaskRecordHandOver {
 
   private static final Logger LOG = LoggerFactory.getLogger(StagingCommitter.class);
 
@@ -47,6 +50,10 @@ public class StagingCommitter extends PathOutputCommitter {
   private final TaskAttemptContext taskContext;
   private File attemptDir;
   private JobCommitStage commitStage;
+  /** Task side: the record the last task commit saved, for the commit protocol to carry (or null). */
+  private CommittedTaskRecord committed;
+  /** Driver side: the records the commit protocol handed over, by key. */
+  private final Map<String, CommittedTaskRecord> handedOver = new HashMap<>();
 
   public StagingCommitter(Path outputPath, TaskAttemptContext context) throws IOException {
     this(outputPath, context, null);
@@ -168,11 +175,26 @@ public class StagingCommitter extends PathOutputCommitter {
     int index = context.getTaskAttemptID().getTaskID().getId();
     int count = SparkRuntime.jvm().taskPartitions().orElse(options.taskCount());
     try (ObjectStore store = openStore(conf, context)) {
-      new TaskCommitStage(store, layout, options).commit(dir, index, count, context.getTaskAttemptID().toString(),
-          Hostnames.local());
+      TaskCommitStage.Result r = new TaskCommitStage(store, layout, options).commit(dir, index, count,
+          context.getTaskAttemptID().toString(), Hostnames.local());
+      synchronized (this) {
+        committed = r.committed();
+      }
     } finally {
       deleteAttemptDir(dir);
     }
+  }
+
+  /** The record the last {@link #commitTask} saved, or null (another attempt won, or too large to carry). */
+  @Override
+  public synchronized CommittedTaskRecord committedTaskRecord() {
+    return committed;
+  }
+
+  /** A committed task's record for job commit, which then reads only the records it was not handed. */
+  @Override
+  public synchronized void handOver(CommittedTaskRecord record) {
+    handedOver.put(record.key(), record);
   }
 
   @Override
@@ -197,8 +219,12 @@ public class StagingCommitter extends PathOutputCommitter {
 
   @Override
   public void commitJob(JobContext context) throws IOException {
+    Map<String, CommittedTaskRecord> records;
+    synchronized (this) {
+      records = new HashMap<>(handedOver);
+    }
     try (ObjectStore store = openStore()) {
-      JobCommitStage stage = new JobCommitStage(store, layout, options, 0,
+      JobCommitStage stage = new JobCommitStage(store, layout, options, records,
           new SuccessMarker(getClass().getName(), jobId, Map.of(
               "destination", String.valueOf(outputPath), "options", options.toString())));
       synchronized (this) {

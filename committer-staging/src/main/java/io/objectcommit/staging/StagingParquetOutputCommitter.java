@@ -1,5 +1,7 @@
 package io.objectcommit.staging;
 
+import io.objectcommit.commit.CommittedTaskRecord;
+import io.objectcommit.commit.TaskRecordHandOver;
 import java.io.IOException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -13,7 +15,7 @@ import org.apache.parquet.hadoop.ParquetOutputCommitter;
  * (variant chosen by {@link StagingConstants#COMMITTER}); nothing of {@code FileOutputCommitter} runs, so no
  * {@code _temporary} directory, no rename and no Parquet summary file.
  */
-public class StagingParquetOutputCommitter extends ParquetOutputCommitter {
+public class StagingParquetOutputCommitter extends ParquetOutputCommitter implements TaskRecordHandOver {
 
   private final StagingCommitter committer;
 
@@ -76,6 +78,16 @@ public class StagingParquetOutputCommitter extends ParquetOutputCommitter {
   @Override
   public void cleanupJob(JobContext context) throws IOException {
     committer.cleanupJob(context);
+  }
+
+  @Override
+  public CommittedTaskRecord committedTaskRecord() {
+    return committer.committedTaskRecord();
+  }
+
+  @Override
+  public void handOver(CommittedTaskRecord record) {
+    committer.handOver(record);
   }
 
   @Override

@@ -181,7 +181,7 @@ class InlineFilesTest {
       commitTask(t, 2, 0, small(t, 2));
     }
     job.store.addFault(FaultRule.failing(PUT).matching("^" + Pattern.quote(DEST + job.name(1, 1)) + "$"));
-    JobCommitStage stage = new JobCommitStage(job.store, job.layout, job.options(), 0, null);
+    JobCommitStage stage = new JobCommitStage(job.store, job.layout, job.options(), Map.of(), null);
     assertThrows(IOException.class, stage::commit);
     assertTrue(stage.completionStarted());
     assertEquals(3, job.visible().size(), "the other files were written");

@@ -17,6 +17,7 @@ import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +56,7 @@ class LargeCommitMemoryTest {
     conf.setInt(StagingConstants.COMMIT_THREADS, 8);
     conf.set(StagingConstants.COMMITTER, "partitioned");
     StagingOptions options = StagingOptions.from(conf, "bucket", null);
-    return new JobCommitStage(store, layout, options, 0, null).commit();
+    return new JobCommitStage(store, layout, options, Map.of(), null).commit();
   }
 
   @Test

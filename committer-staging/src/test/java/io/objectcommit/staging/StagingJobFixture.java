@@ -1,5 +1,6 @@
 package io.objectcommit.staging;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.JobId;
 import io.objectcommit.staging.impl.JobCommitStage;
 import io.objectcommit.staging.impl.JobLayout;
@@ -59,7 +60,12 @@ final class StagingJobFixture {
 
   /** Job commit with a {@code _SUCCESS} writer. */
   JobCommitStage.Summary commitJob() throws IOException {
-    return new JobCommitStage(store, layout, options(), 0,
+    return commitJob(Map.of());
+  }
+
+  /** Job commit with a {@code _SUCCESS} writer, handed the records {@code handedOver} (by key). */
+  JobCommitStage.Summary commitJob(Map<String, CommittedTaskRecord> handedOver) throws IOException {
+    return new JobCommitStage(store, layout, options(), handedOver,
         new SuccessMarker("test", JobId.of(jobId, "test"), Map.of())).commit();
   }
 

@@ -232,7 +232,7 @@ class StagingProtocolTest {
       commitTask(t, 4, 0, files(t, 2, ""));
     }
     store.addFault(FaultRule.failing(MULTIPART_COMPLETE).matching("^" + Pattern.quote(DEST + name(3, 1)) + "$"));
-    JobCommitStage stage = new JobCommitStage(store, layout, options(), 0, null);
+    JobCommitStage stage = new JobCommitStage(store, layout, options(), Map.of(), null);
     assertThrows(IOException.class, stage::commit);
     assertTrue(stage.completionStarted());
     assertEquals(7, visible().size(), "the other files were completed");
@@ -351,7 +351,7 @@ class StagingProtocolTest {
     Files.write(new File(dir, "new.parquet").toPath(), new byte[] {2});
     new TaskCommitStage(store, second, options()).commit(new File(tmp, "second"), 0, 1, "a", "h");
     CommitConflictException e = assertThrows(CommitConflictException.class,
-        () -> new JobCommitStage(store, second, options(), 0, null).commit());
+        () -> new JobCommitStage(store, second, options(), Map.of(), null).commit());
     assertEquals("p=2", e.partition());
   }
 

@@ -57,8 +57,7 @@ public final class WriteContenders {
 
   static WriteContender staging(Path buffers) {
     return new WriteContender(Targets.STAGING, Map.of(
-        "spark.sql.parquet.output.committer.class", "io.objectcommit.staging.StagingParquetOutputCommitter",
-        SparkSessions.COMMIT_PROTOCOL, SparkSessions.DEFAULT_COMMIT_PROTOCOL,
+        SparkSessions.COMMIT_PROTOCOL, "io.objectcommit.staging.spark.StagingCommitProtocol",
         "spark.hadoop.fs.objectcommit.staging.buffer.dirs", buffers.toAbsolutePath().toString(),
         "spark.hadoop.fs.objectcommit.staging.buffer.min-free", "1M"));
   }

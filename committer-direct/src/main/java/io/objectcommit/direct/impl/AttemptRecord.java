@@ -1,6 +1,6 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.direct.CommittedTaskRecord;
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.direct.OverlappingAbortException;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.AttemptEntry;

@@ -1,8 +1,8 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.JobAbortMarker;
 import io.objectcommit.commit.JobAbortedException;
-import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SupersededAttemptException;
 import io.objectcommit.direct.files.FileGroup;

@@ -1,10 +1,10 @@
 package io.objectcommit.direct.impl;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobId;
 import io.objectcommit.commit.SuccessBuilder;
 import io.objectcommit.commit.files.SuccessData;
-import io.objectcommit.direct.CommittedTaskRecord;
 import io.objectcommit.direct.DirectCommitterConstants;
 import io.objectcommit.direct.DirectCommitterOptions;
 import io.objectcommit.direct.SpeculationNotSupportedException;

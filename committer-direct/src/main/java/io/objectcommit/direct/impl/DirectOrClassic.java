@@ -1,7 +1,7 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.direct.CommittedTaskRecord;
-import io.objectcommit.direct.TaskRecordHandOver;
+import io.objectcommit.commit.CommittedTaskRecord;
+import io.objectcommit.commit.TaskRecordHandOver;
 import io.objectcommit.direct.impl.DirectCommitEngine.Mode;
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.direct.CommittedTaskRecord;
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.Listings;
@@ -95,7 +95,7 @@ final class JobBookkeeping {
     Map<String, DirectTaskRecord> given = new TreeMap<>();
     for (CommittedTaskRecord c : handedOver.values()) {
       if (c.key().startsWith(prefix)) { // another job's record is never this job's business
-        given.put(c.key(), c.record(store.pathOf(c.key())));
+        given.put(c.key(), c.record(CODEC, store.pathOf(c.key())));
       }
     }
     if (!complete(loc, jobId, given)) {

@@ -1,6 +1,6 @@
 package io.objectcommit.direct.impl;
 
-import io.objectcommit.direct.CommittedTaskRecord;
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.CompareAndSwap;
 import io.objectcommit.store.ObjectInfo;
@@ -64,7 +64,7 @@ final class TaskRecordHandle {
    * record is known or it cannot be carried ({@link CommittedTaskRecord#of}).
    */
   synchronized CommittedTaskRecord stored() throws IOException {
-    return known && current != null ? CommittedTaskRecord.of(key, etag, current) : null;
+    return known && current != null ? CommittedTaskRecord.of(key, etag, CODEC.toBytes(current)) : null;
   }
 
   private void load() throws IOException {

@@ -1,7 +1,7 @@
 package io.objectcommit.direct.spark;
 
-import io.objectcommit.direct.CommittedTaskRecord;
-import io.objectcommit.direct.TaskRecordHandOver;
+import io.objectcommit.commit.CommittedTaskRecord;
+import io.objectcommit.commit.spark.TaskRecordCommitMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.Path;
@@ -78,25 +78,13 @@ public class DirectCommitProtocol extends SQLHadoopMapReduceCommitProtocol {
   /** Spark's task commit, whose message also carries the direct committer's committed task record. */
   @Override
   public FileCommitProtocol.TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
-    FileCommitProtocol.TaskCommitMessage message = super.commitTask(taskContext);
-    TaskRecordHandOver direct = directCommitter();
-    CommittedTaskRecord record = direct == null ? null : direct.committedTaskRecord();
-    return record == null ? message : new DirectTaskCommitMessage(message.obj(), record);
+    return TaskRecordCommitMessage.carry(super.commitTask(taskContext), committer);
   }
 
   /** On the driver, as each task commits: its record goes to the job's committer, for job commit. */
   @Override
   public void onTaskCommit(FileCommitProtocol.TaskCommitMessage taskCommit) {
     super.onTaskCommit(taskCommit);
-    TaskRecordHandOver direct = directCommitter();
-    if (direct != null && taskCommit instanceof DirectTaskCommitMessage) {
-      direct.handOver(((DirectTaskCommitMessage) taskCommit).record());
-    }
-  }
-
-  /** The committer when it is a direct committer, else null. */
-  private TaskRecordHandOver directCommitter() {
-    OutputCommitter c = committer;
-    return c instanceof TaskRecordHandOver ? (TaskRecordHandOver) c : null;
+    TaskRecordCommitMessage.deliver(taskCommit, committer);
   }
 }

@@ -5,7 +5,7 @@ import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.objectcommit.direct.CommittedTaskRecord;
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.direct.files.AttemptEntry;
 import io.objectcommit.direct.files.DirectTaskRecord;
 import io.objectcommit.store.Parallel;
@@ -155,7 +155,7 @@ class JobBookkeepingTest {
     DirectTaskRecord r = new DirectTaskRecord("job-2", "m-000005");
     r.taskCount = 5;
     DirectTaskRecord.CODEC.save(store, other, r, WriteCondition.ifAbsent());
-    handedOver.put(other, CommittedTaskRecord.of(other, "etag-of-job-2", r));
+    handedOver.put(other, CommittedTaskRecord.of(other, "etag-of-job-2", DirectTaskRecord.CODEC.toBytes(r)));
     store.resetCounts();
 
     assertEquals(keys, new ArrayList<>(readHandedOver(handedOver).keySet()), "this job's records only");
@@ -193,7 +193,7 @@ class JobBookkeepingTest {
     Map<String, CommittedTaskRecord> m = new LinkedHashMap<>();
     for (String key : keys) {
       JsonRecordCodec.Loaded<DirectTaskRecord> l = DirectTaskRecord.CODEC.loadWithEtag(store, key);
-      m.put(key, CommittedTaskRecord.of(key, l.info().etag(), l.record()));
+      m.put(key, CommittedTaskRecord.of(key, l.info().etag(), DirectTaskRecord.CODEC.toBytes(l.record())));
     }
     return m;
   }

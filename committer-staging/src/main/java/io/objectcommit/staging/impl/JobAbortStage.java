@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -68,7 +69,7 @@ public final class JobAbortStage {
     Set<String> nameIds = new LinkedHashSet<>();
     IOException failure = null;
     try (Parallel parallel = new Parallel("objectcommit-job-abort", options.commitThreads())) {
-      TaskRecords records = new TaskRecords(store, layout, parallel);
+      TaskRecords records = new TaskRecords(store, layout, parallel, Map.of());
       int count = taskCountHint;
       List<Integer> todo = new ArrayList<>(indices);
       int window = Math.max(64, options.commitThreads() * 4);

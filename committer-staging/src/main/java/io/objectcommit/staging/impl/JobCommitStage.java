@@ -1,5 +1,6 @@
 package io.objectcommit.staging.impl;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.ForeignTaskRecordException;
 import io.objectcommit.commit.MissingTaskRecordException;
@@ -21,6 +22,7 @@ import io.objectcommit.store.WriteCondition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>load</b>: read the task records by index (0 first: it tells how many there are), validate them, count
  *       files, collect the partitions written; a missing or foreign record fails the commit before anything is
  *       visible. Records are kept for the second pass only while they hold at most
- *       {@code fs.objectcommit.staging.commit.cached-uploads} files and 64 MiB of carried file data;</li>
+ *       {@code fs.objectcommit.staging.commit.cached-uploads} files and 64 MiB of carried file data. When the commit
+ *       protocol handed over every task's record ({@code spark.StagingCommitProtocol}), one LIST of the job's records
+ *       replaces the reads: a record whose listed ETag is the committed one is taken from the hand-over;</li>
  *   <li><b>resolve conflicts</b>: {@code fail} checks that the destination (or each partition written) holds no
  *       data; {@code replace}, Spark's Overwrite and dynamic partition overwrite delete the old objects there,
  *       now that every new file is known to be uploaded;</li>
@@ -92,19 +96,20 @@ public final class JobCommitStage {
   private final ObjectStore store;
   private final JobLayout layout;
   private final StagingOptions options;
-  private final int taskCountHint;
+  private final Map<String, CommittedTaskRecord> handedOver;
   private final SuccessWriter successWriter;
   private volatile boolean completionStarted;
 
   /**
-   * @param taskCountHint the task count known by other means (0: unknown; then record 0 says)
+   * @param handedOver the records the commit protocol carried from the committed tasks, by key (empty: none; a record
+   *     of another job is ignored)
    */
-  public JobCommitStage(ObjectStore store, JobLayout layout, StagingOptions options, int taskCountHint,
-      SuccessWriter successWriter) {
+  public JobCommitStage(ObjectStore store, JobLayout layout, StagingOptions options,
+      Map<String, CommittedTaskRecord> handedOver, SuccessWriter successWriter) {
     this.store = store;
     this.layout = layout;
     this.options = options;
-    this.taskCountHint = taskCountHint;
+    this.handedOver = Map.copyOf(handedOver);
     this.successWriter = successWriter;
   }
 
@@ -128,12 +133,13 @@ public final class JobCommitStage {
     Set<String> partitions = new TreeSet<>();
     Set<String> nameIds = new LinkedHashSet<>();
     try (Parallel parallel = new Parallel("objectcommit-job-commit", options.commitThreads())) {
-      TaskRecords records = new TaskRecords(store, layout, parallel);
+      Map<String, CommittedTaskRecord> unchanged = unchangedHandedOver();
+      stats.put(CommitterStatistics.JOB_RECORDS_HANDED_OVER, (long) unchanged.size());
+      TaskRecords records = new TaskRecords(store, layout, parallel, unchanged);
 
       // 1. load and validate every record; cache what fits
       StagingTaskRecord first = records.load(0);
-      int count = taskCountHint > 0 ? taskCountHint : first != null && first.taskCount > 0
-          ? first.taskCount : options.taskCount();
+      int count = first != null && first.taskCount > 0 ? first.taskCount : options.taskCount();
       if (first == null) {
         throw new MissingTaskRecordException(store.pathOf(layout.taskRecordKey(0)), layout.jobId(), "0",
             "no task of this job was committed with the staging committer, or its record was deleted");
@@ -290,6 +296,40 @@ public final class JobCommitStage {
       LOG.info("Job {} committed: {}", layout.jobId(), stats);
       return summary;
     }
+  }
+
+  /**
+   * The handed-over records job commit need not read: none unless the hand-over is complete (a record for every task
+   * of the job, as record 0 counts them); then one LIST of the job's records (a request per 1,000 tasks) keeps those
+   * whose ETag in the store is still the committed one. Records are created once and never changed, so a different
+   * or missing ETag means the record was deleted (a job abort) or replaced: it is read, and a missing one fails the
+   * commit before anything is visible, as without a hand-over.
+   */
+  private Map<String, CommittedTaskRecord> unchangedHandedOver() throws IOException {
+    Map<String, CommittedTaskRecord> given = new HashMap<>();
+    for (CommittedTaskRecord c : handedOver.values()) {
+      if (c.key().startsWith(layout.recordsPrefix())) { // another job's record is never this job's business
+        given.put(c.key(), c);
+      }
+    }
+    CommittedTaskRecord zero = given.get(layout.taskRecordKey(0));
+    int count = zero == null ? 0 : zero.record(StagingTaskRecord.CODEC, store.pathOf(zero.key())).taskCount;
+    if (count <= 0) {
+      return Map.of();
+    }
+    for (int i = 0; i < count; i++) {
+      if (!given.containsKey(layout.taskRecordKey(i))) {
+        return Map.of();
+      }
+    }
+    Map<String, CommittedTaskRecord> unchanged = new HashMap<>();
+    for (ObjectInfo o : Listings.objects(store, layout.recordsPrefix())) {
+      CommittedTaskRecord c = given.get(o.key());
+      if (c != null && c.etag().equals(o.etag())) {
+        unchanged.put(o.key(), c);
+      }
+    }
+    return unchanged;
   }
 
   private static List<StagingTaskRecord> withFirst(StagingTaskRecord first, List<StagingTaskRecord> rest) {

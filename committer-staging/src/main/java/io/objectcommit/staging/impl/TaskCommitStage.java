@@ -1,11 +1,13 @@
 package io.objectcommit.staging.impl;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.CommitterStatistics;
 import io.objectcommit.commit.JobAbortedException;
 import io.objectcommit.staging.StagingOptions;
 import io.objectcommit.staging.files.PendingFile;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.store.MultipartUpload;
+import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Parallel;
 import io.objectcommit.store.Payload;
@@ -51,10 +53,20 @@ public final class TaskCommitStage {
   public static final class Result {
     private final StagingTaskRecord record;
     private final boolean won;
+    private final CommittedTaskRecord committed;
 
-    Result(StagingTaskRecord record, boolean won) {
+    Result(StagingTaskRecord record, boolean won, CommittedTaskRecord committed) {
       this.record = record;
       this.won = won;
+      this.committed = committed;
+    }
+
+    /**
+     * The record this attempt saved, as stored (key, ETag, bytes), for the commit protocol to carry to the driver;
+     * null when another attempt won or the record cannot be carried ({@link CommittedTaskRecord#of}).
+     */
+    public CommittedTaskRecord committed() {
+      return committed;
     }
 
     /** The record saved by this attempt, or the winner's record when {@link #won()} is false. */
@@ -128,8 +140,10 @@ public final class TaskCommitStage {
     record.statistics.put(CommitterStatistics.TASK_BYTES, bytes);
     record.statistics.put(CommitterStatistics.TASK_COMMIT_MS, System.currentTimeMillis() - start);
     String key = layout.taskRecordKey(taskIndex);
+    byte[] json = StagingTaskRecord.CODEC.toBytes(record);
+    ObjectInfo saved;
     try {
-      StagingTaskRecord.CODEC.save(store, key, record, WriteCondition.ifAbsent());
+      saved = store.put(key, Payload.of(json), WriteCondition.ifAbsent());
     } catch (FileAlreadyExistsException e) {
       abortQuietly(started, "another attempt of task " + taskIndex + " committed first");
       StagingTaskRecord winner = null;
@@ -142,7 +156,7 @@ public final class TaskCommitStage {
       LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted"
           + " (and its {} files carried in the refused record dropped)", attemptId, taskIndex,
           winner == null ? "?" : winner.taskAttemptId, files.size() - carried.size(), carried.size());
-      return new Result(winner, false);
+      return new Result(winner, false, null);
     } catch (IOException | RuntimeException e) {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));
       throw e;
@@ -160,7 +174,7 @@ public final class TaskCommitStage {
     LOG.info("Task attempt {} committed {} files ({} bytes): {} as pending uploads, {} ({} bytes) in its record, in {}"
         + " ms", attemptId, files.size(), bytes, files.size() - carried.size(), carried.size(), record.inlineBytes(),
         System.currentTimeMillis() - start);
-    return new Result(record, true);
+    return new Result(record, true, CommittedTaskRecord.of(key, saved.etag(), json));
   }
 
   /**

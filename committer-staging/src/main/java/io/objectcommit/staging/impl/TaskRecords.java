@@ -1,5 +1,6 @@
 package io.objectcommit.staging.impl;
 
+import io.objectcommit.commit.CommittedTaskRecord;
 import io.objectcommit.commit.ForeignTaskRecordException;
 import io.objectcommit.staging.files.StagingTaskRecord;
 import io.objectcommit.store.ObjectStore;
@@ -8,26 +9,37 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** Reading a job's task records by index (never by listing), a window at a time. */
+/**
+ * Reading a job's task records by index (never by listing), a window at a time; a record the commit protocol handed
+ * over and the store still holds unchanged is parsed from the handed-over bytes instead of read.
+ */
 final class TaskRecords {
 
   private final ObjectStore store;
   private final JobLayout layout;
   private final Parallel parallel;
+  private final Map<String, CommittedTaskRecord> unchanged;
 
-  TaskRecords(ObjectStore store, JobLayout layout, Parallel parallel) {
+  /**
+   * @param unchanged handed-over records, by key, whose ETag the store's listing showed unchanged (no GET for them)
+   */
+  TaskRecords(ObjectStore store, JobLayout layout, Parallel parallel, Map<String, CommittedTaskRecord> unchanged) {
     this.store = store;
     this.layout = layout;
     this.parallel = parallel;
+    this.unchanged = unchanged;
   }
 
-  /** The record of task {@code index}, or null when there is none (one GET). */
+  /** The record of task {@code index}, or null when there is none (one GET, none for an unchanged one). */
   StagingTaskRecord load(int index) throws IOException {
     String key = layout.taskRecordKey(index);
     StagingTaskRecord r;
+    CommittedTaskRecord given = unchanged.get(key);
     try {
-      r = StagingTaskRecord.CODEC.load(store, key);
+      r = given != null ? given.record(StagingTaskRecord.CODEC, store.pathOf(key))
+          : StagingTaskRecord.CODEC.load(store, key);
     } catch (FileNotFoundException e) {
       return null;
     }

@@ -1,5 +1,6 @@
 package io.objectcommit.staging.spark;
 
+import io.objectcommit.commit.spark.TaskRecordCommitMessage;
 import io.objectcommit.staging.StagingConstants;
 import io.objectcommit.staging.StagingParquetOutputCommitter;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.spark.internal.io.FileCommitProtocol;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *       the old objects of exactly the partitions the job wrote, then completes the uploads. No staging
  *       directory, no rename (Spark's own implementation copies every file through a rename).</li>
  * </ul>
- * Custom partition locations outside the table are still handled by Spark (through a rename).
+ * Custom partition locations outside the table are still handled by Spark (through a rename). Each committed
+ * task's record rides to the driver in Spark's task commit message ({@code TaskRecordCommitMessage}), so that job
+ * commit lists the job's records once instead of reading one per task.
  */
 public class StagingCommitProtocol extends HadoopMapReduceCommitProtocol {
 
@@ -38,6 +42,8 @@ public class StagingCommitProtocol extends HadoopMapReduceCommitProtocol {
   private final boolean dynamic;
   /** Driver only: paths Spark asked to delete, relative to the destination. */
   private transient List<String> replacePaths;
+  /** The committer of this protocol's job (driver) or task attempt (executor), once set up; else null. */
+  private transient volatile OutputCommitter committer;
 
   public StagingCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
     super(jobId, path, false); // never Spark's staging directory and renames
@@ -66,10 +72,25 @@ public class StagingCommitProtocol extends HadoopMapReduceCommitProtocol {
       context.getConfiguration().set(StagingConstants.REPLACE_PATHS, String.join(",", replace));
     }
     try {
-      return new StagingParquetOutputCommitter(new Path(destination), context);
+      OutputCommitter c = new StagingParquetOutputCommitter(new Path(destination), context);
+      committer = c;
+      return c;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Spark's task commit, whose message also carries the task record the attempt saved. */
+  @Override
+  public FileCommitProtocol.TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
+    return TaskRecordCommitMessage.carry(super.commitTask(taskContext), committer);
+  }
+
+  /** On the driver, as each task commits: its record goes to the job's committer, for job commit. */
+  @Override
+  public void onTaskCommit(FileCommitProtocol.TaskCommitMessage taskCommit) {
+    super.onTaskCommit(taskCommit);
+    TaskRecordCommitMessage.deliver(taskCommit, committer);
   }
 
   /**

@@ -37,6 +37,8 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -282,10 +284,17 @@ class StagingCommitterIT {
     return proxied.proxy().counts();
   }
 
-  @Test
-  void requestsPerFileAndPerTask(S3TestBucket bucket) throws IOException {
+  /**
+   * Exact requests per file and per task, through the Parquet binding under Spark's default commit protocol (job
+   * commit reads each task's record) and through {@code StagingCommitProtocol} (each record rides to the driver in
+   * its task's commit message: job commit lists the job's records once and reads none).
+   */
+  @ParameterizedTest(name = "through the commit protocol: {0}")
+  @ValueSource(booleans = {false, true})
+  void requestsPerFileAndPerTask(boolean protocol, S3TestBucket bucket) throws IOException {
     try (ProxiedBucket proxied = new ProxiedBucket(bucket);
-        SparkSession spark = session(proxied, "local[2]", StagingCommitters.parquetBinding())) {
+        SparkSession spark = session(proxied, "local[2]",
+            protocol ? StagingCommitters.protocol() : StagingCommitters.parquetBinding())) {
       proxied.proxy().setFaults(FaultPlan.none());
       Dataset<Row> data = SmokeJob.dataset(spark, ROWS);
       data.repartition(TASKS).write().mode(SaveMode.Append).parquet(bucket.s3a("warmup"));
@@ -322,12 +331,18 @@ class StagingCommitterIT {
       // more files in the same tasks: exactly 1 request (its PUT) per extra file, nothing else changes
       assertEquals(filesB - filesA, b.of(S3Operation.PUT) - a.of(S3Operation.PUT), "b - a: " + b.minus(a));
       assertEquals(filesB - filesA, b.total() - a.total(), "b - a: " + b.minus(a));
-      // more tasks: its file's PUT, plus a record PUT, a record GET and a job-abort marker GET per extra task
+      // more tasks: its file's PUT, plus a record PUT and a job-abort marker GET per extra task, and the record's GET
+      // at job commit unless the commit protocol handed the record over (then one LIST for every task, below 1,000)
       RequestCounts perTask = c.minus(a);
       LOG.info("8 tasks - 4 tasks: {}", perTask);
+      int recordReads = protocol ? 0 : 1;
       assertEquals(2 * TASKS, perTask.of(S3Operation.PUT), "a file and a record per extra task: " + perTask);
-      assertEquals(2 * TASKS, perTask.of(S3Operation.GET), "a record and a marker read per extra task: " + perTask);
-      assertEquals(4L * TASKS, perTask.total(), perTask.toString());
+      assertEquals((1 + recordReads) * TASKS, perTask.of(S3Operation.GET), "per extra task: " + perTask);
+      assertEquals((3L + recordReads) * TASKS, perTask.total(), perTask.toString());
+      for (RequestCounts r : List.of(a, b, c, d)) {
+        assertEquals(protocol ? 2 : 1, r.of(S3Operation.LIST), "Spark's LIST of the destination, and job commit's of"
+            + " the records through the protocol: " + r);
+      }
       // as pending uploads: 3 requests per file (initiate, part, complete) where the record carried it for 1
       assertEquals(filesB, d.of(S3Operation.MULTIPART_INITIATE), d.toString());
       assertEquals(filesB, d.of(S3Operation.MULTIPART_PART), d.toString());

@@ -18,9 +18,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
-import org.apache.hadoop.mapreduce.JobContext;
-import org.apache.hadoop.mapreduce.OutputCommitter;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapred.FileOutputCommitter;
 import org.apache.spark.SparkConf;
 import org.apache.spark.internal.io.FileCommitProtocol;
 import org.apache.spark.serializer.JavaSerializer;
@@ -74,7 +72,7 @@ class TaskRecordCommitMessageTest {
   @Test
   void onlyOurCommittersCarryAndReceiveRecords() throws IOException {
     FileCommitProtocol.TaskCommitMessage sparks = new FileCommitProtocol.TaskCommitMessage(SPARKS);
-    assertSame(sparks, TaskRecordCommitMessage.carry(sparks, new PlainCommitter(), TASKS, BUDGET), "not one of ours");
+    assertSame(sparks, TaskRecordCommitMessage.carry(sparks, new FileOutputCommitter(), TASKS, BUDGET), "not one of ours");
     HandingOver task = new HandingOver(null);
     assertSame(sparks, TaskRecordCommitMessage.carry(sparks, task, TASKS, BUDGET), "nothing to carry");
 
@@ -83,7 +81,7 @@ class TaskRecordCommitMessageTest {
     assertEquals(SPARKS, carried.obj());
     HandingOver driver = new HandingOver(null);
     TaskRecordCommitMessage.deliver(sparks, driver);
-    TaskRecordCommitMessage.deliver(carried, new PlainCommitter());
+    TaskRecordCommitMessage.deliver(carried, new FileOutputCommitter());
     assertEquals(List.of(), driver.received);
     TaskRecordCommitMessage.deliver(carried, driver);
     assertEquals(List.of(r), driver.received);
@@ -138,32 +136,8 @@ class TaskRecordCommitMessageTest {
     return r;
   }
 
-  /** A committer that is not one of ours. */
-  private static class PlainCommitter extends OutputCommitter {
-    @Override
-    public void setupJob(JobContext jobContext) {
-    }
-
-    @Override
-    public void setupTask(TaskAttemptContext taskContext) {
-    }
-
-    @Override
-    public boolean needsTaskCommit(TaskAttemptContext taskContext) {
-      return false;
-    }
-
-    @Override
-    public void commitTask(TaskAttemptContext taskContext) {
-    }
-
-    @Override
-    public void abortTask(TaskAttemptContext taskContext) {
-    }
-  }
-
-  /** One of ours: carries {@code committed}, keeps what it is handed. */
-  private static final class HandingOver extends PlainCommitter implements TaskRecordHandOver {
+  /** One of ours (on Hadoop's committer of the old API, whose methods it never calls): carries {@code committed}. */
+  private static final class HandingOver extends FileOutputCommitter implements TaskRecordHandOver {
     private final CommittedTaskRecord committed;
     final List<CommittedTaskRecord> received = new ArrayList<>();
 

@@ -221,7 +221,7 @@ public class StagingCommitter extends PathOutputCommitter implements TaskRecordH
   public void commitJob(JobContext context) throws IOException {
     Map<String, CommittedTaskRecord> records;
     synchronized (this) {
-      records = new HashMap<>(handedOver);
+      records = Map.copyOf(handedOver);
     }
     try (ObjectStore store = openStore()) {
       JobCommitStage stage = new JobCommitStage(store, layout, options, records,

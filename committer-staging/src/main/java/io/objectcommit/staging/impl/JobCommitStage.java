@@ -109,7 +109,7 @@ public final class JobCommitStage {
     this.store = store;
     this.layout = layout;
     this.options = options;
-    this.handedOver = Map.copyOf(handedOver);
+    this.handedOver = Map.copyOf(handedOver); // no copy when the caller's map is already an immutable one
     this.successWriter = successWriter;
   }
 

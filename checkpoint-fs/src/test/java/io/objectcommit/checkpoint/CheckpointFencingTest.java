@@ -304,6 +304,11 @@ class CheckpointFencingTest {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
     Thread writer = new Thread(() -> {
       for (int i = 0; startedAfter.size() < 20 && System.nanoTime() < deadline; i++) { // 20 writes after the takeover
+        // a write at most every half millisecond (a real zombie pays a round trip per write): unpaced, on the
+        // in-memory store, its writes to one directory can land between the takeover's read and conditional write
+        // of that directory's manifest 20 times running, and the takeover gives up (CasConflictException), which no
+        // zombie over a network does
+        java.util.concurrent.locks.LockSupport.parkNanos(500_000);
         String path = "/q/state/0/" + (10 + i % 20) + "/z-" + i;
         boolean after = takeoverDone.get() != 0;
         try {

@@ -185,7 +185,10 @@ public class StagingCommitter extends PathOutputCommitter implements TaskRecordH
     }
   }
 
-  /** The record the last {@link #commitTask} saved, or null (another attempt won, or too large to carry). */
+  /**
+   * The task's record as the last {@link #commitTask} saved it or, when another attempt had won, as that attempt saved
+   * it; null when it cannot be carried (too large) or the winner's could not be read.
+   */
   @Override
   public synchronized CommittedTaskRecord committedTaskRecord() {
     return committed;

@@ -5,7 +5,6 @@ import static io.objectcommit.testsupport.proxy.S3Operation.LIST;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,12 +124,35 @@ class HandedOverRecordsTest {
   }
 
   @Test
-  void anotherJobsRecordIsIgnoredAndALoserCarriesNothing() throws IOException {
+  void aLoserCarriesTheWinnersRecordSoThatAWinnerWhoseMessageWasLostNeedsNoRead() throws IOException {
     Map<String, CommittedTaskRecord> carried = commitTasks(2, 1);
+    String key = job.layout.taskRecordKey(1);
+    CommittedTaskRecord winners = carried.remove(key); // its executor was lost after it committed: no message
+    job.store.resetCounts();
     TaskCommitStage.Result loser = job.commitTask(tmp, 1, 2, 1, Map.of("late.parquet",
         StagingProtocolTest.content("late")));
     assertFalse(loser.won());
-    assertNull(loser.committed(), "the task's record is the winner's, which the winner carried");
+    assertEquals(1, job.store.counts().of(GET), "the loser reads the winner's record once, as it did for its log");
+    assertNotNull(loser.committed(), "the loser carries the winner's record");
+    assertEquals(winners.etag(), loser.committed().etag());
+    assertEquals(winners.size(), loser.committed().size());
+    assertEquals(winners.record(StagingTaskRecord.CODEC, key).taskAttemptId,
+        loser.committed().record(StagingTaskRecord.CODEC, key).taskAttemptId);
+    carried.put(key, loser.committed());
+    job.store.resetCounts();
+
+    JobCommitStage.Summary s = job.commitJob(carried);
+
+    assertEquals(2, s.get(CommitterStatistics.JOB_RECORDS_HANDED_OVER));
+    assertEquals(0, job.store.counts().of(GET), "no record read");
+    assertEquals(1, job.store.counts().of(LIST));
+    assertEquals(List.of(StagingJobFixture.DEST + job.name(0, 0), StagingJobFixture.DEST + job.name(1, 0)),
+        job.visible(), "the winner's file, not the loser's");
+  }
+
+  @Test
+  void anotherJobsRecordIsIgnored() throws IOException {
+    Map<String, CommittedTaskRecord> carried = commitTasks(2, 1);
 
     StagingJobFixture other = new StagingJobFixture("0f0f0f0f-1111-2222-3333-444455556666");
     TaskCommitStage.Result theirs = other.commitTask(tmp, 0, 1, 0, Map.of(other.name(0, 0),

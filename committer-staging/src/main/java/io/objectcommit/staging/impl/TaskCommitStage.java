@@ -11,6 +11,7 @@ import io.objectcommit.store.ObjectInfo;
 import io.objectcommit.store.ObjectStore;
 import io.objectcommit.store.Parallel;
 import io.objectcommit.store.Payload;
+import io.objectcommit.store.StoredBytes;
 import io.objectcommit.store.UploadedPart;
 import io.objectcommit.store.WriteCondition;
 import java.io.File;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * uploads every other file of the attempt's local directory as an incomplete multipart upload (files in parallel,
  * parts of one file in order); then saves the task record with an exclusive create. Nothing becomes visible. If
  * anything fails, the uploads already started are aborted. If another attempt of the same task saved its record
- * first, this attempt's uploads are aborted and the task counts as committed by the other attempt.
+ * first, this attempt's uploads are aborted, the task counts as committed by the other attempt, and the other
+ * attempt's record is read back (one GET) for this attempt to carry to the driver in its place.
  *
  * <p>After the record is saved, one GET of the job-abort marker: if the job was aborted meanwhile, the attempt
  * aborts its uploads, deletes its record and fails with {@link JobAbortedException} (why this leaves no upload pending
@@ -62,8 +64,9 @@ public final class TaskCommitStage {
     }
 
     /**
-     * The record this attempt saved, as stored (key, ETag, bytes), for the commit protocol to carry to the driver;
-     * null when another attempt won or the record cannot be carried ({@link CommittedTaskRecord#of}).
+     * The task's record as stored (key, ETag, bytes), for the commit protocol to carry to the driver: the one this
+     * attempt saved or, when another attempt won, the winner's as read back; null when it cannot be carried
+     * ({@link CommittedTaskRecord#of}) or the winner's could not be read.
      */
     public CommittedTaskRecord committed() {
       return committed;
@@ -147,8 +150,13 @@ public final class TaskCommitStage {
     } catch (FileAlreadyExistsException e) {
       abortQuietly(started, "another attempt of task " + taskIndex + " committed first");
       StagingTaskRecord winner = null;
+      CommittedTaskRecord winnersCarried = null;
       try {
-        winner = StagingTaskRecord.CODEC.load(store, key);
+        StoredBytes stored = store.getBytes(key);
+        winner = StagingTaskRecord.CODEC.fromBytes(stored.data(), store.pathOf(key));
+        // Carried for the winner, whose own message may never reach the driver (its executor was lost after it
+        // committed): the driver's hand-over stays complete, so job commit still reads no record.
+        winnersCarried = CommittedTaskRecord.of(key, stored.info().etag(), stored.data());
       } catch (IOException notReadable) {
         LOG.warn("Cannot read the record of the attempt that committed task {} first: {}", taskIndex,
             notReadable.toString());
@@ -156,7 +164,7 @@ public final class TaskCommitStage {
       LOG.warn("Task attempt {}: task {} was already committed by attempt {}; this attempt's {} uploads were aborted"
           + " (and its {} files carried in the refused record dropped)", attemptId, taskIndex,
           winner == null ? "?" : winner.taskAttemptId, files.size() - carried.size(), carried.size());
-      return new Result(winner, false, null);
+      return new Result(winner, false, winnersCarried);
     } catch (IOException | RuntimeException e) {
       abortQuietly(started, "task " + attemptId + " failed to save its record " + store.pathOf(key));
       throw e;

@@ -9,8 +9,9 @@ package io.objectcommit.commit;
 public interface TaskRecordHandOver {
 
   /**
-   * On the task, after {@code commitTask}: the record this attempt's commit wrote, or null when there is none to
-   * carry (another attempt committed the task, a fallback committer ran, the record is larger than
+   * On the task, after {@code commitTask}: the task's record as stored (the one this attempt's commit wrote or, for
+   * a committer whose attempts race for one record, the winning attempt's as read back), or null when there is none
+   * to carry (a fallback committer ran, the record could not be read or is larger than
    * {@link CommittedTaskRecord#MAX_BYTES}).
    */
   CommittedTaskRecord committedTaskRecord();

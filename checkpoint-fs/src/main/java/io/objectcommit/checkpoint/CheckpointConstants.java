@@ -105,6 +105,15 @@ public final class CheckpointConstants {
   public static final String INLINE_MAX_PER_DIRECTORY = "fs.objectcommit.checkpoint.s3.inline.max-per-directory";
   public static final long INLINE_MAX_PER_DIRECTORY_DEFAULT = 128L * 1024;
 
+  /**
+   * How long the publication of a file waits for its checksum file ({@code NAME.crc}, or the reverse) to be closed
+   * too, when this process has both open, so that one manifest write publishes both: Spark 4.1's checksum manager
+   * closes the two at once, and the partner arrives within milliseconds. The wait ends at once when the partner is
+   * aborted, and applies only while the partner's close has not begun; 0 writes each file alone: {@value}.
+   */
+  public static final String CHECKSUM_PAIR_WAIT = "fs.objectcommit.checkpoint.s3.checksum-pair-wait";
+  public static final long CHECKSUM_PAIR_WAIT_DEFAULT_MS = 500;
+
   /** Files up to this size are buffered in memory while written; larger ones spill to a local file: {@value}. */
   public static final String BUFFER_MEMORY = "fs.objectcommit.checkpoint.buffer.memory";
   public static final long BUFFER_MEMORY_DEFAULT = 8L * 1024 * 1024;

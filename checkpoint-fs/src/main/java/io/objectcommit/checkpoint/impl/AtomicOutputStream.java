@@ -80,6 +80,7 @@ final class AtomicOutputStream<T> extends OutputStream implements Abortable, Str
     closed = true;
     try {
       if (failedWrite != null) {
+        publication.abandon();
         PathIOException e = new PathIOException(path.toString(), "not published: a write failed earlier");
         e.initCause(failedWrite);
         throw e;
@@ -112,6 +113,7 @@ final class AtomicOutputStream<T> extends OutputStream implements Abortable, Str
       return new Result(true, null);
     }
     closed = true;
+    publication.abandon();
     IOException cleanup = null;
     try {
       staging.discard();

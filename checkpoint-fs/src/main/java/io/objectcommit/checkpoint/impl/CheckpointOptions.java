@@ -8,6 +8,8 @@ import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_DIR;
 import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_MEMORY;
 import static io.objectcommit.checkpoint.CheckpointConstants.BUFFER_MEMORY_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.CAS_ATTEMPTS;
+import static io.objectcommit.checkpoint.CheckpointConstants.CHECKSUM_PAIR_WAIT;
+import static io.objectcommit.checkpoint.CheckpointConstants.CHECKSUM_PAIR_WAIT_DEFAULT_MS;
 import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_FILE_SIZE;
 import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_FILE_SIZE_DEFAULT;
 import static io.objectcommit.checkpoint.CheckpointConstants.INLINE_MAX_PER_DIRECTORY;
@@ -62,6 +64,7 @@ public final class CheckpointOptions {
   private final int missingReadAttempts;
   private final long inlineMaxFileSize;
   private final long inlineMaxPerDirectory;
+  private final long checksumPairWaitMs;
   private final Path localRoot;
   private final String localFsType;
   private final boolean localRequireMountPoint;
@@ -83,6 +86,7 @@ public final class CheckpointOptions {
     this.missingReadAttempts = r.getInt(MISSING_READ_ATTEMPTS, MISSING_READ_ATTEMPTS_DEFAULT, 1, 1000);
     this.inlineMaxFileSize = r.getBytes(INLINE_MAX_FILE_SIZE, INLINE_MAX_FILE_SIZE_DEFAULT, 0);
     this.inlineMaxPerDirectory = r.getBytes(INLINE_MAX_PER_DIRECTORY, INLINE_MAX_PER_DIRECTORY_DEFAULT, 0);
+    this.checksumPairWaitMs = r.getDurationMs(CHECKSUM_PAIR_WAIT, CHECKSUM_PAIR_WAIT_DEFAULT_MS, 0);
     String root = r.get(LOCAL_ROOT, null);
     if (backend == BackendKind.LOCAL && root == null) {
       throw new IllegalArgumentException(scheme + "://" + authority + "/ uses the local backend but neither "
@@ -158,6 +162,11 @@ public final class CheckpointOptions {
     return inlineMaxPerDirectory;
   }
 
+  /** How long a file's publication waits for its checksum file's, to write both in one manifest write (0: never). */
+  public long checksumPairWaitMs() {
+    return checksumPairWaitMs;
+  }
+
   /** The mount directory of the local backend; null when not set (then the backend is S3). */
   public Path localRoot() {
     return localRoot;
@@ -197,7 +206,8 @@ public final class CheckpointOptions {
         + localRequireMountPoint + ", fsync " + localFsync + ", unsafe mount " + ConfigReader.enumValue(localUnsafeMount)
         : ", prefix '" + s3Prefix + "', ancestor ttl " + ancestorTtlMs + " ms, manifest ttl " + manifestTtlMs
         + " ms, cas attempts " + casAttempts + ", missing-read attempts " + missingReadAttempts + ", inline files up to "
-        + inlineMaxFileSize + " bytes, " + inlineMaxPerDirectory + " per directory")
+        + inlineMaxFileSize + " bytes, " + inlineMaxPerDirectory + " per directory, checksum pair wait "
+        + checksumPairWaitMs + " ms")
         + ", buffer " + bufferMemory + " bytes in memory, then " + bufferDir + "}";
   }
 }

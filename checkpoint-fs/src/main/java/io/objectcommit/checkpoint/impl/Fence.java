@@ -31,6 +31,17 @@ final class Fence {
     return owner == null ? this : new Fence(owner, op);
   }
 
+  /**
+   * This fence for one write that carries another change of the same owner too (a file and its checksum file): a
+   * refusal names both operations.
+   */
+  Fence and(Fence other) {
+    if (owner == null || other.operation.isEmpty()) {
+      return this;
+    }
+    return new Fence(owner, operation.isEmpty() ? other.operation : operation + " and " + other.operation);
+  }
+
   boolean isNone() {
     return owner == null;
   }

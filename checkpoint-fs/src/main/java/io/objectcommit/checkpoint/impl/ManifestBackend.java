@@ -44,22 +44,25 @@ public final class ManifestBackend implements Backend {
    * ownership ({@link #takeOwnership}, {@link #writeAs}). Shared by the instances of one JVM ({@link Fences}).
    */
   private final Map<String, DirManifest.Owner> fences;
+  /** The files being written, so that a file and its checksum file closed at once cost one manifest write. */
+  private final ChecksumPairs pairs;
 
   /** The backend of one bucket, with the options of its authority. */
   public ManifestBackend(ObjectStore store, CheckpointOptions options, String owner) throws IOException {
     this(store, options.s3Prefix(), options.ancestorTtlMs(), options.manifestTtlMs(), options.casAttempts(),
         options.missingReadAttempts(), new OutputBuffers(options.bufferMemory(), options.bufferDir()), owner,
-        InlineLimits.of(options), Fences.of(options.testFenceScope()));
+        InlineLimits.of(options), Fences.of(options.testFenceScope()), options.checksumPairWaitMs());
   }
 
   /**
    * @param prefix key prefix of the namespace inside the bucket ("" or ending with '/')
    * @param inline which files are kept inside their directory's manifest
    * @param fences the owner stamps of this process ({@link Fences})
+   * @param checksumPairWaitMs how long a file's publication waits for its checksum file's ({@link ChecksumPairs})
    */
   ManifestBackend(ObjectStore store, String prefix, long ancestorTtlMs, long manifestTtlMs, int casAttempts,
       int missingReadAttempts, OutputBuffers buffers, String owner, InlineLimits inline,
-      Map<String, DirManifest.Owner> fences) throws IOException {
+      Map<String, DirManifest.Owner> fences, long checksumPairWaitMs) throws IOException {
     this.store = store;
     this.prefix = prefix;
     this.manifests = new ManifestStore(store, prefix, casAttempts, missingReadAttempts, System::currentTimeMillis,
@@ -71,6 +74,7 @@ public final class ManifestBackend implements Backend {
     this.owner = owner;
     this.inline = inline;
     this.fences = fences;
+    this.pairs = new ChecksumPairs(manifests, checksumPairWaitMs);
   }
 
   String prefix() {
@@ -277,7 +281,8 @@ public final class ManifestBackend implements Backend {
     String dataKey = prefix + pathString(comps, comps.size()).substring(1) + "~"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     ManifestPublication publication = new ManifestPublication(store, manifests, path, parentId, parentPath, name,
-        dataKey, overwrite, inline, fenceFor(comps, comps.size() - 1, "create " + pathString(comps, comps.size())));
+        dataKey, overwrite, inline, fenceFor(comps, comps.size() - 1, "create " + pathString(comps, comps.size())),
+        pairs.register(parentId, name));
     return AtomicOutputStream.open(path, buffers.newBuffer(), publication);
   }
 

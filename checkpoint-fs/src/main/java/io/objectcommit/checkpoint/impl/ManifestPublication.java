@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * uploaded as a new, immutable data object (one PUT, or a multipart upload for large files). Nothing is visible
  * before the manifest write; if it is refused (with {@code overwrite=false}: because the name exists), a data object
  * uploaded for it is deleted; if it fails otherwise, a fresh read of the manifest tells whether it was applied
- * before the data object is deleted (never one the manifest names). Made by {@link ManifestBackend#create} with the
- * directory it resolved, once per file.
+ * before the data object is deleted (never one the manifest names). A file and its checksum file closed at once go
+ * into one manifest write ({@link ChecksumPairs}). Made by {@link ManifestBackend#create} with the directory it
+ * resolved, once per file.
  */
 final class ManifestPublication implements Publication<Payload> {
 
@@ -52,6 +53,7 @@ final class ManifestPublication implements Publication<Payload> {
   private final boolean overwrite;
   private final InlineLimits inline;
   private final Fence fence;
+  private final ChecksumPairs.Slot slot;
 
   /**
    * @param parentId id of the manifest of the directory the file goes into
@@ -61,9 +63,11 @@ final class ManifestPublication implements Publication<Payload> {
    * @param overwrite whether an existing file of that name is replaced (else the publication fails)
    * @param inline which files are kept in the manifest
    * @param fence the writer's fence in the parent directory ({@link Fence#NONE}: none)
+   * @param slot the file's place among the files being written, through which its manifest changes go (written
+   *     with its checksum file's when both are closed at once: {@link ChecksumPairs})
    */
   ManifestPublication(ObjectStore store, ManifestStore manifests, Path path, String parentId, String parentPath,
-      String name, String dataKey, boolean overwrite, InlineLimits inline, Fence fence) {
+      String name, String dataKey, boolean overwrite, InlineLimits inline, Fence fence, ChecksumPairs.Slot slot) {
     this.store = store;
     this.manifests = manifests;
     this.path = path;
@@ -74,14 +78,29 @@ final class ManifestPublication implements Publication<Payload> {
     this.overwrite = overwrite;
     this.inline = inline;
     this.fence = fence;
+    this.slot = slot;
   }
 
   @Override
   public void publish(Payload bytes) throws IOException {
+    slot.closing();
+    try {
+      publishNow(bytes);
+    } finally {
+      slot.release();
+    }
+  }
+
+  @Override
+  public void abandon() {
+    slot.release();
+  }
+
+  private void publishNow(Payload bytes) throws IOException {
     long size = bytes.length();
     if (inline.allowsFile(size)) {
       byte[] content = read(bytes);
-      Inline done = manifests.update(parentId, parentPath, fence, m -> {
+      Inline done = slot.update(parentPath, fence, m -> {
         Entry cur = existing(m);
         if (!inline.allowsInDirectory(m.inlineBytes() - (cur == null ? 0 : cur.inlineSize()), size)) {
           return Inline.NO_ROOM; // nothing changed: nothing written
@@ -106,7 +125,7 @@ final class ManifestPublication implements Publication<Payload> {
     }
     Entry replaced;
     try {
-      replaced = manifests.update(parentId, parentPath, fence, m -> {
+      replaced = slot.update(parentPath, fence, m -> {
         Entry cur = existing(m);
         m.entries.put(name, Entry.file(dataKey, size, System.currentTimeMillis()));
         return cur;

@@ -20,4 +20,7 @@ interface Publication<T> {
    * invisible garbage, removed here when possible, else by {@code objectcommit checkpoint gc}).
    */
   void publish(T written) throws IOException;
+
+  /** The stream was abandoned (aborted, or a write failed): {@link #publish} will not be called. */
+  default void abandon() {}
 }

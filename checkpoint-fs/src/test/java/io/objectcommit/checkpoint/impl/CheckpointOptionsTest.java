@@ -36,6 +36,16 @@ class CheckpointOptionsTest {
     assertEquals(Paths.get(System.getProperty("java.io.tmpdir"), "objectcommit-ckpt"), o.bufferDir());
     assertNull(o.localRoot());
     assertTrue(o.localFsync());
+    assertEquals(CheckpointConstants.CHECKSUM_PAIR_WAIT_DEFAULT_MS, o.checksumPairWaitMs());
+  }
+
+  @Test
+  void theChecksumPairWaitIsADurationAndZeroTurnsPairingOff() {
+    assertEquals(2_000, options("b", CheckpointConstants.CHECKSUM_PAIR_WAIT, "2s").checksumPairWaitMs());
+    assertEquals(0, options("b", CheckpointConstants.CHECKSUM_PAIR_WAIT, "0").checksumPairWaitMs());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> options("b", CheckpointConstants.CHECKSUM_PAIR_WAIT, "-1"));
+    assertTrue(e.getMessage().contains(CheckpointConstants.CHECKSUM_PAIR_WAIT), e.getMessage());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.checkpoint.CheckpointConstants;
 import io.objectcommit.store.testing.FaultRule;
 import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
@@ -56,7 +57,7 @@ class ManifestPublicationTest {
 
   private ManifestBackend newBackend() throws IOException {
     return new ManifestBackend(store, PREFIX, 10_000, 0, 20, 3, new OutputBuffers(1024, buffers), "me",
-        InlineLimits.NONE, Fences.of(""));
+        InlineLimits.NONE, Fences.of(""), CheckpointConstants.CHECKSUM_PAIR_WAIT_DEFAULT_MS);
   }
 
   private static void write(FSDataOutputStream out, String text) throws IOException {

@@ -13,6 +13,13 @@ import io.objectcommit.testsupport.proxy.RequestCounts;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -29,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * checkpoint manager's operations ({@link CheckpointFiles}, which every Spark line's CheckpointFileManagerImpl
  * delegates to) costs 1 request when small, as most checkpoint files are (the manifest's conditional PUT, which
  * carries the bytes: format version 2), 2 when larger than {@code inline.max-file-size} (the data PUT and the
- * manifest's conditional PUT), with no LIST, no COPY and no HEAD; the same on both SDK bindings.
+ * manifest's conditional PUT), with no LIST, no COPY and no HEAD; the same on both SDK bindings. A state file and its
+ * checksum file closed at once (Spark 4.1) cost 1 request together.
  */
 @S3IntegrationTest
 class CheckpointRequestBudgetIT {
@@ -115,6 +123,50 @@ class CheckpointRequestBudgetIT {
     try (FSDataOutputStream out = fm.createAtomic(p, overwrite)) {
       out.write(("{\"batch\":\"" + p.getName() + "\"}").getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  /**
+   * Spark 4.1's checksum manager creates each state file and its {@code .crc} together and closes them in two
+   * threads at once: the two cost one request, the manifest's conditional PUT carrying both, with the user's
+   * settings. Five state files and their checksum files: 5 PUTs.
+   */
+  @Test
+  void aStateFileAndItsChecksumFileClosedAtOnceCostOneRequest(S3TestBucket bucket) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (S3FaultProxy proxy = S3FaultProxy.start(bucket.endpoint())) {
+      Configuration conf = CkptTestSupport.conf(proxy.endpoint(), bucket);
+      Path dir = CkptTestSupport.path(bucket, bucket.prefix() + "query/state/0/3");
+      CheckpointFiles fm = new CheckpointFiles(dir, conf);
+      fm.mkdirs(dir);
+      write(fm, new Path(dir, "0.delta"), false); // the first write of a process also reads the directory once
+      RequestCounts before = proxy.counts();
+      for (int version = 1; version <= 5; version++) {
+        FSDataOutputStream delta = fm.createAtomic(new Path(dir, version + ".delta"), false);
+        FSDataOutputStream crc = fm.createAtomic(new Path(dir, version + ".delta.crc"), false);
+        delta.write(("state " + version).getBytes(StandardCharsets.UTF_8));
+        crc.write(("{\"algorithm\":\"CRC32C\",\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
+        CyclicBarrier start = new CyclicBarrier(2);
+        List<Future<Object>> closes = threads.invokeAll(List.of(closeAfter(start, delta), closeAfter(start, crc)));
+        for (Future<Object> close : closes) {
+          close.get(60, TimeUnit.SECONDS);
+        }
+      }
+      RequestCounts used = proxy.counts().minus(before);
+      LOG.info("5 state files and their checksum files, closed in pairs: {}", used);
+      assertEquals(5, used.total(), used.toString());
+      assertEquals(5, used.succeeded(S3Operation.PUT), "one manifest write per pair: " + used);
+      assertEquals(11, fm.list(dir, p -> true).length, "every file is there");
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static Callable<Object> closeAfter(CyclicBarrier start, FSDataOutputStream out) {
+    return () -> {
+      start.await(60, TimeUnit.SECONDS);
+      out.close();
+      return null;
+    };
   }
 
   @Test

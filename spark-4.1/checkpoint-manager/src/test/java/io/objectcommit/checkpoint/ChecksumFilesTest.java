@@ -3,6 +3,12 @@ package io.objectcommit.checkpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.objectcommit.store.StoreConstants;
+import io.objectcommit.store.config.ConfigReader;
+import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.store.testing.InMemoryRequestCounts;
+import io.objectcommit.store.testing.InMemoryStoreFactory;
+import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +21,7 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
@@ -36,9 +43,12 @@ class ChecksumFilesTest {
 
   /** This test's own {@code ckpt://} authority (Hadoop caches one FileSystem per authority per JVM). */
   private static final String AUTHORITY = "checksums";
+  /** The S3 backend's authority: a bucket of the in-memory store, whose requests are counted. */
+  private static final String BUCKET = "checksums-s3";
 
   private static Path root;
   private static SparkSession spark;
+  private static InMemoryObjectStore bucket;
 
   @BeforeAll
   static void startSpark() throws IOException {
@@ -49,8 +59,11 @@ class ChecksumFilesTest {
         .config("spark.hadoop.fs.ckpt.impl", CheckpointFileSystem.class.getName())
         .config("spark.hadoop.fs.objectcommit.bucket." + AUTHORITY + ".checkpoint.backend", "local")
         .config("spark.hadoop.fs.objectcommit.bucket." + AUTHORITY + ".checkpoint.local.root", root.toString())
+        .config("spark.hadoop." + ConfigReader.perBucketKey(StoreConstants.STORE_FACTORY, BUCKET),
+            InMemoryStoreFactory.class.getName())
         .config("spark.sql.streaming.checkpointFileManagerClass", CheckpointFileManagerImpl.class.getName())
         .getOrCreate();
+    bucket = InMemoryObjectStore.register(BUCKET);
   }
 
   @AfterAll
@@ -58,6 +71,7 @@ class ChecksumFilesTest {
     if (spark != null) {
       spark.stop();
     }
+    InMemoryObjectStore.unregister(BUCKET);
     if (root != null) {
       try (Stream<Path> s = Files.walk(root)) {
         s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
@@ -147,6 +161,63 @@ class ChecksumFilesTest {
     } else {
       assertEquals(List.of(), crcs);
     }
+  }
+
+  /**
+   * On the S3 backend a state file and its checksum file are published in one manifest write (Spark closes the two
+   * at once): the same query with checksum files writes exactly as many objects as without them. The checksum
+   * files still cost reads: Spark asks whether each state file exists before creating it.
+   */
+  @Test
+  void onTheS3BackendChecksumFilesCostNoWrite() throws Exception {
+    boolean checksums = checksumsWritten(spark.version(), Case.CHECKSUMS_FORMAT_V1);
+    spark.conf().set("spark.sql.streaming.stateStore.providerClass", DEFAULT_STORE);
+    spark.conf().set("spark.sql.streaming.stateStore.checkpointFormatVersion", "1");
+    // The file system's first use writes the namespace's root manifest, once per JVM: before either run.
+    org.apache.hadoop.fs.Path bucketRoot = new org.apache.hadoop.fs.Path("ckpt://" + BUCKET + "/");
+    assertTrue(bucketRoot.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(bucketRoot));
+    InMemoryRequestCounts with = runOnS3("s3-with-checksums", true);
+    InMemoryRequestCounts without = runOnS3("s3-without-checksums", false);
+    LOG.info("Spark {} on the S3 backend, {} micro-batches: with checksum files {}; without {}", spark.version(),
+        BATCHES, with, without);
+    assertEquals(without.of(S3Operation.PUT), with.of(S3Operation.PUT),
+        "checksum files ride in their state file's manifest write: with " + with + ", without " + without);
+    assertEquals(0, with.of(S3Operation.PUT, 412), "no conflict among one process's writes: " + with);
+    assertEquals(without.of(S3Operation.GET) + (checksums ? BATCHES * PARTITIONS : 0), with.of(S3Operation.GET),
+        "one GET more per state file with checksum files: Spark's exists() before creating it");
+    List<String> crcs = bucket.keys("").stream().filter(k -> k.startsWith(".ckpt/dirs/")).flatMap(k -> {
+      String manifest = new String(bucket.bytes(k), StandardCharsets.UTF_8);
+      return Stream.of(manifest.split("\"")).filter(n -> n.endsWith(".delta.crc"));
+    }).collect(Collectors.toList());
+    if (checksums) {
+      assertEquals(BATCHES * PARTITIONS, crcs.size(), "a checksum file per state file: " + crcs);
+    } else {
+      assertEquals(List.of(), crcs);
+    }
+  }
+
+  /** Runs the test's query on the S3 backend; the requests it sent. */
+  private static InMemoryRequestCounts runOnS3(String name, boolean checksums) throws Exception {
+    spark.conf().set("spark.sql.streaming.checkpoint.fileChecksum.enabled", Boolean.toString(checksums));
+    Path input = Files.createTempDirectory(root, "input-" + name);
+    for (int i = 0; i < BATCHES; i++) {
+      String rows = Stream.iterate(i * 10L, v -> v + 1).limit(10).map(String::valueOf)
+          .collect(Collectors.joining("\n", "", "\n"));
+      Files.write(input.resolve("part-" + i + ".csv"), rows.getBytes(StandardCharsets.UTF_8));
+    }
+    InMemoryRequestCounts before = bucket.counts();
+    StreamingQuery q = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
+        .csv(input.toString())
+        .groupBy(functions.col("value").mod(7).as("k")).count()
+        .writeStream().outputMode("complete").format("memory").queryName(name.replace('-', '_'))
+        .option("checkpointLocation", "ckpt://" + BUCKET + "/" + name).start();
+    try {
+      q.processAllAvailable();
+    } finally {
+      q.stop();
+    }
+    assertTrue(q.exception().isEmpty(), () -> "query failed: " + q.exception().get());
+    return bucket.counts().minus(before);
   }
 
   private static List<Path> files(Path dir) throws IOException {

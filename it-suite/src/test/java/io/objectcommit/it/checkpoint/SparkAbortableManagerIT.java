@@ -93,8 +93,17 @@ class SparkAbortableManagerIT {
   private static final Map<Manager, Map<S3Operation, Long>> STEADY_3_5_AND_4_2 = Map.of(
       Manager.SPARK_ABORTABLE, Map.of(S3Operation.PUT, 7L, S3Operation.GET, 23L),
       Manager.OBJECTCOMMIT, Map.of(S3Operation.PUT, 7L, S3Operation.GET, 6L));
+  /**
+   * Spark 4.1.1 writes a checksum file beside each of the 4 state deltas (11 files per batch; Spark's defaults), and
+   * each shares its delta's manifest PUT (both managers write through {@code ckpt://}'s streams, which Spark closes
+   * at once): the same 7 PUTs. Its checksum manager asks whether each delta exists before creating it: 4 GETs more.
+   */
+  private static final Map<Manager, Map<S3Operation, Long>> STEADY_4_1 = Map.of(
+      Manager.SPARK_ABORTABLE, Map.of(S3Operation.PUT, 7L, S3Operation.GET, 35L),
+      Manager.OBJECTCOMMIT, Map.of(S3Operation.PUT, 7L, S3Operation.GET, 10L));
   private static final Map<String, Map<Manager, Map<S3Operation, Long>>> STEADY_BATCH = Map.of(
       "3.5", STEADY_3_5_AND_4_2, // Spark 3.5.8, Hadoop 3.3.4
+      "4.1", STEADY_4_1, // Spark 4.1.1, Hadoop 3.4.2
       "4.2", STEADY_3_5_AND_4_2); // Spark 4.2.0, Hadoop 3.5.0 (the 4.1 line's modules with -Pspark-4.2)
 
   /** Micro-batches of the first run, and of the run after the restart. */

@@ -166,7 +166,8 @@ class ChecksumFilesTest {
   /**
    * On the S3 backend a state file and its checksum file are published in one manifest write (Spark closes the two
    * at once): the same query with checksum files writes exactly as many objects as without them. The checksum
-   * files still cost reads: Spark asks whether each state file exists before creating it.
+   * files still cost reads: Spark asks whether each state file exists before creating it (one manifest GET each, on
+   * Spark 4.1.1 12 here; not asserted: a run slower than the ancestor TTL revalidates an ancestor or two more).
    */
   @Test
   void onTheS3BackendChecksumFilesCostNoWrite() throws Exception {
@@ -183,8 +184,6 @@ class ChecksumFilesTest {
     assertEquals(without.of(S3Operation.PUT), with.of(S3Operation.PUT),
         "checksum files ride in their state file's manifest write: with " + with + ", without " + without);
     assertEquals(0, with.of(S3Operation.PUT, 412), "no conflict among one process's writes: " + with);
-    assertEquals(without.of(S3Operation.GET) + (checksums ? BATCHES * PARTITIONS : 0), with.of(S3Operation.GET),
-        "one GET more per state file with checksum files: Spark's exists() before creating it");
     List<String> crcs = bucket.keys("").stream().filter(k -> k.startsWith(".ckpt/dirs/")).flatMap(k -> {
       String manifest = new String(bucket.bytes(k), StandardCharsets.UTF_8);
       return Stream.of(manifest.split("\"")).filter(n -> n.endsWith(".delta.crc"));

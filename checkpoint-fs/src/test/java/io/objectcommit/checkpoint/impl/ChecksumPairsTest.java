@@ -99,6 +99,13 @@ class ChecksumPairsTest {
     }, threads);
   }
 
+  private Future<?> closeInBackground(FSDataOutputStream out) {
+    return threads.submit(() -> {
+      out.close();
+      return null;
+    });
+  }
+
   /** The cause a close failed with (unwrapped from the future), or null when it succeeded. */
   private static Throwable failure(CompletableFuture<Void> f) throws Exception {
     try {
@@ -132,10 +139,7 @@ class ChecksumPairsTest {
     FSDataOutputStream delta = create(b, "2.delta", bytes("two"));
     FSDataOutputStream crc = create(b, "2.delta.crc", bytes("crc of two"));
     InMemoryRequestCounts before = store.counts();
-    Future<?> first = threads.submit(() -> {
-      crc.close();
-      return null;
-    });
+    Future<?> first = closeInBackground(crc);
     awaitWaiting(first, "the checksum file's close waits for its file");
     delta.close();
     first.get(30, TimeUnit.SECONDS);
@@ -217,10 +221,7 @@ class ChecksumPairsTest {
     FSDataOutputStream delta = create(b, "6.delta", bytes("six"));
     FSDataOutputStream crc = create(b, "6.delta.crc", bytes("crc of six"));
     InMemoryRequestCounts before = store.counts();
-    Future<?> closing = threads.submit(() -> {
-      delta.close();
-      return null;
-    });
+    Future<?> closing = closeInBackground(delta);
     awaitWaiting(closing, "the file's close waits for its checksum file");
     crc.abort();
     closing.get(30, TimeUnit.SECONDS); // well before the 60 s bound
@@ -249,10 +250,7 @@ class ChecksumPairsTest {
   void aFileWithoutAnOpenPartnerIsWrittenAtOnce() throws Exception {
     ManifestBackend b = backend(PATIENT_MS);
     FSDataOutputStream log = create(b, "8", bytes("v1 offsets"));
-    Future<?> closing = threads.submit(() -> {
-      log.close();
-      return null;
-    });
+    Future<?> closing = closeInBackground(log);
     closing.get(30, TimeUnit.SECONDS); // would take the 60 s bound if it waited
     assertArrayEquals(bytes("v1 offsets"), read(b, "8"));
   }

@@ -114,25 +114,8 @@ class ChecksumFilesTest {
     spark.conf().set("spark.sql.streaming.checkpoint.fileChecksum.enabled", Boolean.toString(c.checksums));
     spark.conf().set("spark.sql.streaming.stateStore.providerClass", c.provider);
     spark.conf().set("spark.sql.streaming.stateStore.checkpointFormatVersion", Integer.toString(c.formatVersion));
-    Path input = Files.createTempDirectory(root, "input-" + c);
-    for (int i = 0; i < BATCHES; i++) {
-      String rows = Stream.iterate(i * 10L, v -> v + 1).limit(10).map(String::valueOf)
-          .collect(Collectors.joining("\n", "", "\n"));
-      Files.write(input.resolve("part-" + i + ".csv"), rows.getBytes(StandardCharsets.UTF_8));
-    }
     String name = c.name().toLowerCase();
-    StreamingQuery q = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
-        .csv(input.toString())
-        .groupBy(functions.col("value").mod(7).as("k")).count()
-        .writeStream().outputMode("complete").format("memory").queryName(name)
-        .option("checkpointLocation", "ckpt://" + AUTHORITY + "/" + name).start();
-    try {
-      q.processAllAvailable();
-    } finally {
-      q.stop();
-    }
-    assertTrue(q.exception().isEmpty(), () -> "query failed: " + q.exception().get());
-    assertEquals(BATCHES * 10L, spark.table(name).agg(functions.sum("count")).first().getLong(0));
+    runQuery(name, "ckpt://" + AUTHORITY + "/" + name);
 
     Path dir = root.resolve(name);
     List<Path> state = files(dir.resolve("state"));
@@ -198,25 +181,34 @@ class ChecksumFilesTest {
   /** Runs the test's query on the S3 backend; the requests it sent. */
   private static InMemoryRequestCounts runOnS3(String name, boolean checksums) throws Exception {
     spark.conf().set("spark.sql.streaming.checkpoint.fileChecksum.enabled", Boolean.toString(checksums));
+    InMemoryRequestCounts before = bucket.counts();
+    runQuery(name.replace('-', '_'), "ckpt://" + BUCKET + "/" + name);
+    return bucket.counts().minus(before);
+  }
+
+  /**
+   * Runs the test's stateful query (a count by key of {@link #BATCHES} input files, one per micro-batch) on a new
+   * input directory to its end, with its checkpoint at {@code checkpoint}, and checks its table {@code name}.
+   */
+  private static void runQuery(String name, String checkpoint) throws Exception {
     Path input = Files.createTempDirectory(root, "input-" + name);
     for (int i = 0; i < BATCHES; i++) {
       String rows = Stream.iterate(i * 10L, v -> v + 1).limit(10).map(String::valueOf)
           .collect(Collectors.joining("\n", "", "\n"));
       Files.write(input.resolve("part-" + i + ".csv"), rows.getBytes(StandardCharsets.UTF_8));
     }
-    InMemoryRequestCounts before = bucket.counts();
     StreamingQuery q = spark.readStream().schema("value LONG").option("maxFilesPerTrigger", 1)
         .csv(input.toString())
         .groupBy(functions.col("value").mod(7).as("k")).count()
-        .writeStream().outputMode("complete").format("memory").queryName(name.replace('-', '_'))
-        .option("checkpointLocation", "ckpt://" + BUCKET + "/" + name).start();
+        .writeStream().outputMode("complete").format("memory").queryName(name)
+        .option("checkpointLocation", checkpoint).start();
     try {
       q.processAllAvailable();
     } finally {
       q.stop();
     }
     assertTrue(q.exception().isEmpty(), () -> "query failed: " + q.exception().get());
-    return bucket.counts().minus(before);
+    assertEquals(BATCHES * 10L, spark.table(name).agg(functions.sum("count")).first().getLong(0));
   }
 
   private static List<Path> files(Path dir) throws IOException {

@@ -112,6 +112,7 @@ class SparkAbortableManagerIT {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Manager.class)
+  @Tag(TestTags.CHECKSUM_FILES)
   void aStatefulQueryAndItsRestartGiveExactCounts(Manager manager, S3TestBucket bucket, @TempDir Path input)
       throws Exception {
     Map<String, String> conf = new HashMap<>(manager.contender.sparkConf());

@@ -6,7 +6,7 @@ Usage: python3 supervise.py --pid-file FILE --log FILE [--netns-forward PORT:INN
 
 Started by test-support (io.objectcommit.testsupport.SupervisedServer, for LocalStackHost and StoreHost) and by
 examples/run-pyspark-example. The server's settings travel in its command line and environment (LocalStack:
-GATEWAY_LISTEN=127.0.0.1:PORT, ...; command: PYTHON -m localstack.runtime.main).
+GATEWAY_LISTEN=127.0.0.1:PORT, ...; command: PYTHON localstack-loopback.py, which runs localstack.runtime.main).
 
 The server runs in a process group of its own. The group is terminated (SIGTERM, then SIGKILL after a grace
 period) when:

@@ -36,7 +36,7 @@ public final class LocalStackHost extends SupervisedHost {
   private static final Logger LOG = LoggerFactory.getLogger(LocalStackHost.class);
   private static final String RESOURCE_DIR = "localstack/";
   private static final List<String> SCRIPTS = List.of(
-      "localstack-host", "requirements-py313.lock", "requirements-py311.lock");
+      "localstack-host", "localstack-loopback.py", "requirements-py313.lock", "requirements-py311.lock");
   /** Exit code of localstack-host when no suitable Python exists. */
   private static final int EXIT_NO_PYTHON = 3;
   static final Duration PROVISION_TIMEOUT = Duration.ofMinutes(10);
@@ -120,8 +120,9 @@ public final class LocalStackHost extends SupervisedHost {
     Map<String, String> env = Map.ofEntries(Map.entry("SERVICES", "s3"),
         Map.entry("EAGER_SERVICE_LOADING", "1"),
         Map.entry("GATEWAY_LISTEN", "127.0.0.1:" + port),
-        // without it LocalStack binds 0.0.0.0 whatever GATEWAY_LISTEN says
-        Map.entry("GATEWAY_SERVER", "hypercorn"),
+        // LocalStack's default gateway, about half Hypercorn's CPU per request; localstack-loopback.py binds it
+        // to GATEWAY_LISTEN's host (LocalStack's own Twisted server listens on 0.0.0.0 whatever that says)
+        Map.entry("GATEWAY_SERVER", "twisted"),
         Map.entry("DNS_ADDRESS", "0"),
         Map.entry("DISABLE_EVENTS", "1"),
         Map.entry("SKIP_SSL_CERT_DOWNLOAD", "1"),
@@ -133,7 +134,7 @@ public final class LocalStackHost extends SupervisedHost {
     long t0 = System.nanoTime();
     SupervisedServer server = SupervisedServer.start("LocalStack", port, python.toString(), scripts, instanceDir,
         "localstack.log", "localstack.pid", watchPid == null ? List.of() : List.of("--watch-pid", watchPid.toString()),
-        List.of(python.toString(), "-m", "localstack.runtime.main"), env,
+        List.of(python.toString(), scripts.resolve("localstack-loopback.py").toString()), env,
         watchPid == null ? "localstack-host-stop-" + port : null);
     server.awaitReady(new URL("http://127.0.0.1:" + port + "/_localstack/health"), 2000, START_TIMEOUT, c -> {
       int code = c.getResponseCode();

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * After the JVM that started host-mode LocalStack ends, normally or killed with SIGKILL, no LocalStack process is
- * left behind and its port is closed. Runs wherever the harness would choose host mode.
+ * left behind and its port is closed; while it runs it listens on 127.0.0.1 only. Runs wherever the harness would choose host mode.
  */
 class LocalStackHostLifecycleIT {
 
@@ -81,6 +81,7 @@ class LocalStackHostLifecycleIT {
       long localstack = Long.parseLong(f[2]);
       assertTrue(alive(localstack), "LocalStack runs while its JVM does");
       assertTrue(portOpen(port), "LocalStack answers on 127.0.0.1:" + port);
+      assertEquals(List.of(), LoopbackListeners.beyondLoopback(localstack), "LocalStack listens beyond loopback");
 
       ending.end(child);
 

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class StoreHostIT {
         Path proc = Path.of("/proc/" + p.pid());
         String ns = Files.readSymbolicLink(proc.resolve("ns/net")).toString();
         if (ns.equals(ownNs)) {
-          exposed.addAll(nonLoopbackListeners(proc));
+          exposed.addAll(LoopbackListeners.beyondLoopback(p.pid()));
         } else {
           // a private namespace: it must have no interface but lo
           List<String> ifaces = Files.readAllLines(proc.resolve("net/dev")).stream().skip(2)
@@ -54,35 +53,6 @@ class StoreHostIT {
       assertTrue(p.onExit().toCompletableFuture().isDone() || !p.isAlive(), "pid " + p.pid() + " survived close()");
     }
     assertTrue(!canConnect(host.port()), "port " + host.port() + " still open after close()");
-  }
-
-  /** Listening TCP sockets (in our namespace) owned by the process and bound to anything but 127.0.0.1. */
-  private static List<String> nonLoopbackListeners(Path proc) throws IOException {
-    Set<String> inodes;
-    try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
-      inodes = fds.map(fd -> {
-        try {
-          return Files.readSymbolicLink(fd).toString();
-        } catch (IOException gone) {
-          return "";
-        }
-      }).filter(l -> l.startsWith("socket:[")).map(l -> l.substring(8, l.length() - 1)).collect(Collectors.toSet());
-    }
-    List<String> out = new ArrayList<>();
-    for (String table : List.of("tcp", "tcp6")) {
-      for (String line : Files.readAllLines(proc.resolve("net/" + table)).subList(1,
-          Files.readAllLines(proc.resolve("net/" + table)).size())) {
-        String[] f = line.trim().split("\\s+");
-        boolean listening = "0A".equals(f[3]);
-        String local = f[1].split(":")[0];
-        boolean loopback = local.equals("0100007F") || local.equals("0000000000000000FFFF00000100007F")
-            || local.equals("00000000000000000000000001000000");
-        if (listening && inodes.contains(f[9]) && !loopback) {
-          out.add(table + " " + f[1]);
-        }
-      }
-    }
-    return out;
   }
 
   private static boolean canConnect(int port) {

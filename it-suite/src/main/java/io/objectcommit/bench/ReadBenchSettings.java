@@ -22,11 +22,14 @@ import java.util.Map;
  * @param bandwidthMbPerS bandwidth of each connection through the proxy, MB/s in each direction (0: unlimited)
  * @param master Spark master of every application
  * @param heap {@code -Xmx} of every application's JVM
+ * @param jvmFlags more flags of every application's JVM: none in a benchmark run (Java's defaults, as users run);
+ *     the IT's tiny run, whose times mean nothing, gives the test JVMs' JIT and GC flags ({@code TestJvmFlags})
  * @param contenders the contenders, in round order
  * @param outputDir where the reports go
  */
 public record ReadBenchSettings(List<Integer> sizesMb, int runs, long latencyMs, long jitterMs,
-    long bandwidthMbPerS, String master, String heap, List<ReadContender> contenders, Path outputDir) {
+    long bandwidthMbPerS, String master, String heap, List<String> jvmFlags, List<ReadContender> contenders,
+    Path outputDir) {
 
   /** Default sizes: {@code 100,500,1000} MB. */
   public static final List<Integer> SIZES_MB_DEFAULT = List.of(100, 500, 1000);
@@ -50,6 +53,7 @@ public record ReadBenchSettings(List<Integer> sizesMb, int runs, long latencyMs,
 
   public ReadBenchSettings {
     sizesMb = List.copyOf(sizesMb);
+    jvmFlags = List.copyOf(jvmFlags);
     contenders = List.copyOf(contenders);
     if (sizesMb.isEmpty() || sizesMb.stream().anyMatch(s -> s <= 0)) {
       throw new IllegalArgumentException("sizes-mb must name positive sizes: " + sizesMb);
@@ -65,7 +69,8 @@ public record ReadBenchSettings(List<Integer> sizesMb, int runs, long latencyMs,
   /** The full run of docs/benchmarks.md. */
   public static ReadBenchSettings defaults() {
     return new ReadBenchSettings(SIZES_MB_DEFAULT, RUNS_DEFAULT, LATENCY_MS_DEFAULT, JITTER_MS_DEFAULT,
-        BANDWIDTH_MB_PER_S_DEFAULT, MASTER_DEFAULT, HEAP_DEFAULT, ReadContender.benchmarkOrder(), OUTPUT_DIR_DEFAULT);
+        BANDWIDTH_MB_PER_S_DEFAULT, MASTER_DEFAULT, HEAP_DEFAULT, List.of(), ReadContender.benchmarkOrder(),
+        OUTPUT_DIR_DEFAULT);
   }
 
   /** The defaults with {@code key=value} overrides; an unknown key or a bad value fails naming the key. */
@@ -109,7 +114,8 @@ public record ReadBenchSettings(List<Integer> sizesMb, int runs, long latencyMs,
         m.containsKey("jitter-ms") ? number("jitter-ms", m.get("jitter-ms")) : d.jitterMs(),
         m.containsKey("bandwidth-mbps") ? number("bandwidth-mbps", m.get("bandwidth-mbps"))
             : d.bandwidthMbPerS(),
-        m.getOrDefault("master", d.master()), m.getOrDefault("heap", d.heap()), contenders, d.outputDir());
+        m.getOrDefault("master", d.master()), m.getOrDefault("heap", d.heap()), d.jvmFlags(), contenders,
+        d.outputDir());
   }
 
   /** How the reports describe the proxy. */

@@ -166,8 +166,9 @@ public final class ReadCacheBenchmark {
       int size,
       int round, ReadContender c, ReadTable table, List<ReadRun> runs, List<String> failures) {
     String what = String.format("%d MB, round %d, %s", size, round, c.label());
-    List<String> cmd = new ArrayList<>(ChildJvms.javaCommand(ReadApplication.class, List.of("-Xmx"
-        + settings.heap())));
+    List<String> jvmFlags = new ArrayList<>(settings.jvmFlags());
+    jvmFlags.add("-Xmx" + settings.heap());
+    List<String> cmd = new ArrayList<>(ChildJvms.javaCommand(ReadApplication.class, jvmFlags));
     cmd.add(c.name());
     cmd.add(settings.master());
     cmd.add(c == ReadContender.LOCAL_DISK ? localTable(work, size).toUri().toString() : table.uri());

@@ -14,6 +14,7 @@ import io.objectcommit.store.audit.AuditContext;
 import io.objectcommit.store.config.ConfigReader;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestJvmFlags;
 import io.objectcommit.testsupport.proxy.FaultPlan;
 import io.objectcommit.testsupport.proxy.S3FaultProxy;
 import io.objectcommit.testsupport.proxy.S3Operation;
@@ -23,7 +24,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,9 +72,8 @@ class ConcurrentFillIT {
 
   private Forked fork(S3FaultProxy proxy, S3TestBucket bucket, String key, long seed, Path dir, Path go)
       throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), ForkedS3Reader.class.getName(), bucket.name(), key,
-        Integer.toString(SIZE), Long.toString(seed), go.toString()));
+    List<String> cmd = new ArrayList<>(TestJvmFlags.javaCommand(ForkedS3Reader.class));
+    cmd.addAll(List.of(bucket.name(), key, Integer.toString(SIZE), Long.toString(seed), go.toString()));
     proxy.endpoint().s3aOptions().forEach((k, v) -> cmd.add(k + "=" + v));
     cacheSettings(dir).forEach((k, v) -> cmd.add(k + "=" + v));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -12,13 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.objectcommit.store.Payload;
 import io.objectcommit.store.WriteCondition;
 import io.objectcommit.store.testing.InMemoryObjectStore;
+import io.objectcommit.testsupport.TestJvmFlags;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,14 +42,13 @@ class TwoJvmFillTest {
     long seed = 42;
     byte[] data = CacheFixture.bytes(size, seed);
     ReadCache.open(options(dir)); // create the directory before the others race for it
-    String javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     Path go = tmp.resolve("go");
     List<Process> forked = new ArrayList<>();
     List<BufferedReader> outputs = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
-      Process p = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
-          ForkedReader.class.getName(), dir.toString(), Integer.toString(size), Long.toString(seed), "1000",
-          go.toString()).redirectErrorStream(true).start();
+      List<String> cmd = new ArrayList<>(TestJvmFlags.javaCommand(ForkedReader.class));
+      cmd.addAll(List.of(dir.toString(), Integer.toString(size), Long.toString(seed), "1000", go.toString()));
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       forked.add(p);
       outputs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
     }

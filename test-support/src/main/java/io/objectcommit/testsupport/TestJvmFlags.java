@@ -1,5 +1,7 @@
 package io.objectcommit.testsupport;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,5 +22,19 @@ public final class TestJvmFlags {
   /** The flags as one string, for {@code spark.*.extraJavaOptions} and {@code SPARK_DAEMON_JAVA_OPTS}. */
   public static String joined() {
     return String.join(" ", FLAGS);
+  }
+
+  /**
+   * The command that runs {@code main} in a new JVM with this JVM's Java and class path and {@link #FLAGS}; append
+   * the program's arguments.
+   */
+  public static List<String> javaCommand(Class<?> main) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(FLAGS);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    return cmd;
   }
 }

@@ -10,13 +10,15 @@ import io.objectcommit.bench.ReadContender;
 import io.objectcommit.bench.ReadRun;
 import io.objectcommit.testsupport.S3IntegrationTest;
 import io.objectcommit.testsupport.S3TestBucket;
+import io.objectcommit.testsupport.TestJvmFlags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A tiny run of the read-cache benchmark (one 8 MB table, one round, the proxy adding nothing): every contender the
+ * A tiny run of the read-cache benchmark (one 8 MB table, one round, the proxy adding nothing, the applications' JVMs
+ * with the test JVMs' JIT and GC flags): every contender the
  * line's Hadoop has runs as an application of its own and reads the table's sums, the warm read of the cache sends
  * no GET, the stale-read case finds the overwritten table's sums, and the reports are written. Not a benchmark: the
  * times of so small a run mean nothing (docs/benchmarks.md has the full run).
@@ -28,7 +30,7 @@ class ReadCacheBenchmarkIT {
   void everyContenderReadsTheSumsAndTheReportsAreWritten(S3TestBucket bucket) throws Exception {
     Path out = Path.of("target", "readcache-bench-it");
     ReadBenchSettings settings = new ReadBenchSettings(List.of(8), 1, 0, 0, 0, "local[2]", "1g",
-        ReadContender.roundOrder(), out);
+        TestJvmFlags.FLAGS, ReadContender.roundOrder(), out);
     ReadBenchResults r = new ReadCacheBenchmark(settings, bucket.endpoint(), "test").run();
 
     assertTrue(r.failures().isEmpty(), r.failures().toString());

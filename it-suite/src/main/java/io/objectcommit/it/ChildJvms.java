@@ -30,18 +30,14 @@ public final class ChildJvms {
    * append the program's arguments.
    */
   public static List<String> javaCommand(Class<?> main, List<String> jvmFlags) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> flags = new ArrayList<>();
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty") || arg.startsWith("-XX:+Ignore")) {
-        cmd.add(arg);
+        flags.add(arg);
       }
     }
-    cmd.addAll(jvmFlags);
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(main.getName());
-    return cmd;
+    flags.addAll(jvmFlags);
+    return TestJvmFlags.javaCommand(main, flags);
   }
 
   /**

@@ -29,9 +29,17 @@ public final class TestJvmFlags {
    * the program's arguments.
    */
   public static List<String> javaCommand(Class<?> main) {
+    return javaCommand(main, FLAGS);
+  }
+
+  /**
+   * The command that runs {@code main} in a new JVM with this JVM's Java and class path and exactly {@code jvmFlags}
+   * (a benchmark's applications run without {@link #FLAGS}); append the program's arguments.
+   */
+  public static List<String> javaCommand(Class<?> main, List<String> jvmFlags) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(FLAGS);
+    cmd.addAll(jvmFlags);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(main.getName());

@@ -1,8 +1,8 @@
 """Runs LocalStack's runtime (``python -m localstack.runtime.main``) with its Twisted gateway bound to the host of
 GATEWAY_LISTEN (127.0.0.1 for the test harness) instead of every interface.
 
-LocalStack's default gateway server is Twisted; on this kind of machine it spends about half the CPU per S3
-request that the Hypercorn gateway does (docs/development.md, "Where CI's time goes"). Its Twisted runtime server
+LocalStack's default gateway server is Twisted, which costs less CPU per S3 request than the Hypercorn gateway
+(docs/development.md, "Where CI's time goes"). Its Twisted runtime server
 (localstack/runtime/server/twisted.py, 2026.3.0) creates IPv4 endpoints without an interface, so it listens on
 0.0.0.0 whatever GATEWAY_LISTEN's host says. Tests talk to 127.0.0.1 only, so this wrapper gives every IPv4
 server endpoint that names no interface the listen host, then runs LocalStack's own entry point unchanged.

@@ -120,8 +120,8 @@ public final class LocalStackHost extends SupervisedHost {
     Map<String, String> env = Map.ofEntries(Map.entry("SERVICES", "s3"),
         Map.entry("EAGER_SERVICE_LOADING", "1"),
         Map.entry("GATEWAY_LISTEN", "127.0.0.1:" + port),
-        // LocalStack's default gateway, about half Hypercorn's CPU per request; localstack-loopback.py binds it
-        // to GATEWAY_LISTEN's host (LocalStack's own Twisted server listens on 0.0.0.0 whatever that says)
+        // LocalStack's default gateway, cheaper per request than Hypercorn (docs/development.md, "Where CI's time
+        // goes"); localstack-loopback.py binds it to GATEWAY_LISTEN's host, where LocalStack's binds 0.0.0.0
         Map.entry("GATEWAY_SERVER", "twisted"),
         Map.entry("DNS_ADDRESS", "0"),
         Map.entry("DISABLE_EVENTS", "1"),

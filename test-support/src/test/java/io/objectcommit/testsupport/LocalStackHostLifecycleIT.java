@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * After the JVM that started host-mode LocalStack ends, normally or killed with SIGKILL, no LocalStack process is
- * left behind and its port is closed; while it runs it listens on 127.0.0.1 only. Runs wherever the harness would choose host mode.
+ * left behind and its port is closed; while it runs it listens on 127.0.0.1 only. Runs wherever the harness would
+ * choose host mode.
  */
 class LocalStackHostLifecycleIT {
 

@@ -67,7 +67,13 @@ public final class TestTags {
   public static final String DELTA = "delta";
 
   /**
-   * An IT that runs for many minutes to measure or to soak (the Delta log store benchmark): left out of
+   * The CI-sized soak ({@code SoakIT}): run by {@code mvn verify} on Spark 3.5 only, beside the other ITs (the Spark
+   * ITs reset Spark's JVM-wide state store registry after each class, so it needs no test JVM of its own).
+   */
+  public static final String SOAK = "soak";
+
+  /**
+   * An IT that runs for many minutes to measure (the Delta log store benchmark): left out of
    * {@code mvn verify} on every line by property {@code objectcommit.it.excludedGroups}, like {@link #CLUSTER_FULL};
    * run one with {@code -Dit.test=SomeIT -Dobjectcommit.it.excludedGroups=none}.
    */

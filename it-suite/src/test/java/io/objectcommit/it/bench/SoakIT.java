@@ -21,13 +21,12 @@ import org.junit.jupiter.api.Test;
  * and all requests per micro-batch within 10% (maintenance's GETs, snapshots and deletions follow the shared machine's
  * speed: the long run, {@code bin/soak}, holds them to 5%), the largest manifest and the object count within
  * 10%, heap after full GC within 10% (or 32 MiB), the final counts exact. Seconds per micro-batch are reported, not
- * asserted (2 shared cores). Tagged {@code long}: run it alone (its own JVM), {@code -Dit.test=SoakIT
- * -Dobjectcommit.it.excludedGroups=none}; after other streaming ITs in one JVM, Spark's state store maintenance
- * deleted nothing (rehearsal 10: objects 527 -> 967, no DELETE), since Spark's JVM-wide state store object outlives
- * their SparkContexts.
+ * asserted (2 shared cores). Tagged {@code soak}: Spark 3.5's {@code mvn verify} runs it beside the other ITs,
+ * whose classes each leave Spark's JVM-wide state store registry empty ({@code StateStoresReset}), so that this
+ * query's maintenance is the only one in the JVM; {@code -Dit.test=SoakIT} runs it alone.
  */
 @S3IntegrationTest
-@Tag(TestTags.LONG)
+@Tag(TestTags.SOAK)
 class SoakIT {
 
   @Test

@@ -62,8 +62,10 @@ final class ClusterJobs {
   private ClusterJobs() {
   }
 
+  /** The cluster scenarios' files: one directory per test JVM (Failsafe runs several at once). */
   static Path workDir() {
-    return Path.of(System.getProperty("basedir", "."), "target", "cluster");
+    return Path.of(System.getProperty("basedir", "."), "target", "cluster",
+        "jvm-" + ProcessHandle.current().pid());
   }
 
   /** The application, extracted from the test resources. */

@@ -11,9 +11,13 @@ public final class StagingCommitters {
   private StagingCommitters() {
   }
 
-  /** Local buffer directories of test tasks: under the module's target directory. */
+  /**
+   * Local buffer directories of test tasks: under the module's target directory, one per test JVM, so that a test
+   * that counts the files left there sees only its own JVM's (Failsafe runs several test JVMs at once).
+   */
   public static String bufferDir() {
-    return Path.of("target", "staging-buffers").toAbsolutePath().toString();
+    return Path.of("target", "staging-buffers", Long.toString(ProcessHandle.current().pid())).toAbsolutePath()
+        .toString();
   }
 
   /** A contender with the test tasks' buffer directories added. */

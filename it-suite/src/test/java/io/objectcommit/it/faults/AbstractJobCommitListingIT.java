@@ -28,7 +28,8 @@ public abstract class AbstractJobCommitListingIT {
   public static final long ROWS = 20_000;
   public static final int FILES = 4;
   public static final long SEED = 4_2024;
-  public static final long WINDOW_SECONDS = 10;
+  /** Longer than the whole write takes even on a loaded machine, so that every listing of the job sees the lag. */
+  public static final long WINDOW_SECONDS = 60;
 
   /** What the write did. */
   public static final class Outcome {

@@ -16,7 +16,7 @@ public final class StagingCommitters {
    * that counts the files left there sees only its own JVM's (Failsafe runs several test JVMs at once).
    */
   public static String bufferDir() {
-    return Path.of("target", "staging-buffers", Long.toString(ProcessHandle.current().pid())).toAbsolutePath()
+    return Path.of("target", "staging-buffers", "jvm-" + ProcessHandle.current().pid()).toAbsolutePath()
         .toString();
   }
 

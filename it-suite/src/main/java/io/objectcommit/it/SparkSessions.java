@@ -1,7 +1,11 @@
 package io.objectcommit.it;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
+import scala.Option;
 
 /** Local Spark sessions bound to 127.0.0.1 and pointed at an S3 endpoint. */
 public final class SparkSessions {
@@ -46,6 +50,7 @@ public final class SparkSessions {
    */
   public static SparkSession local(String appName, String master, Map<String, String> hadoopOptions,
       Map<String, String> sparkConf) {
+    closeCachedFileSystems();
     SparkSession.Builder b = SparkSession.builder()
         .appName(appName)
         .master(master)
@@ -53,11 +58,31 @@ public final class SparkSessions {
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.sql.adaptive.enabled", "false")
-        // Every test session gets its own FileSystem instances, so that one test's settings never leak.
-        .config("spark.hadoop.fs.s3a.impl.disable.cache", "true");
+        .config("spark.sql.adaptive.enabled", "false");
     hadoopOptions.forEach((k, v) -> b.config("spark.hadoop." + k, v));
     sparkConf.forEach(b::config);
     return b.getOrCreate();
+  }
+
+  /**
+   * Closes the FileSystem instances Hadoop's cache holds when no session is running, so that the new session's
+   * settings are the ones its file systems get, never an earlier test's. The cache stays on, as users have it: with
+   * it off ({@code fs.s3a.impl.disable.cache}), every lookup of a path's file system inside Spark built a new S3A
+   * instance with its own SDK clients and thread pools, which nothing closed (thousands of threads per test JVM).
+   */
+  private static void closeCachedFileSystems() {
+    if (running(SparkSession.getActiveSession()) || running(SparkSession.getDefaultSession())) {
+      return; // getOrCreate returns that session: its file systems stay open
+    }
+    try {
+      FileSystem.closeAll();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing the cached FileSystem instances of an earlier test", e);
+    }
+  }
+
+  /** A session that has not been stopped (a stopped one may stay the thread's active session). */
+  private static boolean running(Option<SparkSession> session) {
+    return session.isDefined() && !session.get().sparkContext().isStopped();
   }
 }

@@ -32,13 +32,11 @@ public final class ProxiedBucket implements AutoCloseable {
   }
 
   /**
-   * {@code fs.s3a.*} settings through the proxy. S3A's retries are kept few so that injected errors surface
-   * quickly; the FileSystem cache is off (also for FileContext, which Spark's checkpoint manager uses).
+   * {@code fs.s3a.*} settings through the proxy, as a user's settings for the endpoint (Hadoop's FileSystem cache on;
+   * {@code SparkSessions} closes an earlier test's instances before a new session starts).
    */
   public Map<String, String> s3aOptions() {
-    Map<String, String> m = new LinkedHashMap<>(proxy.endpoint().s3aOptions());
-    m.put("fs.s3a.impl.disable.cache", "true");
-    return m;
+    return new LinkedHashMap<>(proxy.endpoint().s3aOptions());
   }
 
   /**

@@ -68,7 +68,7 @@ public final class SparkSessions {
    * Closes the FileSystem instances Hadoop's cache holds when no session is running, so that the new session's
    * settings are the ones its file systems get, never an earlier test's. The cache stays on, as users have it: with
    * it off ({@code fs.s3a.impl.disable.cache}), every lookup of a path's file system inside Spark built a new S3A
-   * instance with its own SDK clients and thread pools, which nothing closed (thousands of threads per test JVM).
+   * instance with its own SDK clients and thread pools, which nothing closed (docs/development.md).
    */
   private static void closeCachedFileSystems() {
     if (running(SparkSession.getActiveSession()) || running(SparkSession.getDefaultSession())) {

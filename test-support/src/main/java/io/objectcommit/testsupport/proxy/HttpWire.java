@@ -17,7 +17,7 @@ final class HttpWire {
   }
 
   /** Reads a message head; null at a clean end of stream before its first byte. */
-  static HttpHead readHead(InputStream in) throws IOException {
+  static HttpHead readHead(HttpInput in) throws IOException {
     String start = readLine(in, true);
     if (start == null) {
       return null;
@@ -35,24 +35,12 @@ final class HttpWire {
   }
 
   /** A line without its CRLF; null if the stream ends before the first byte and {@code eofOk}. */
-  static String readLine(InputStream in, boolean eofOk) throws IOException {
-    ByteArrayOutputStream b = new ByteArrayOutputStream(128);
-    int c;
-    while ((c = in.read()) != -1) {
-      if (c == '\n') {
-        byte[] bytes = b.toByteArray();
-        int len = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
-        return new String(bytes, 0, len, StandardCharsets.ISO_8859_1);
-      }
-      b.write(c);
-      if (b.size() > MAX_LINE) {
-        throw new IOException("HTTP line longer than " + MAX_LINE + " bytes");
-      }
+  static String readLine(HttpInput in, boolean eofOk) throws IOException {
+    String line = in.readLine(MAX_LINE);
+    if (line == null && !eofOk) {
+      throw new EOFException("stream ended before an expected HTTP line");
     }
-    if (eofOk && b.size() == 0) {
-      return null;
-    }
-    throw new EOFException("stream ended inside an HTTP line");
+    return line;
   }
 
   /** Copies exactly {@code n} bytes. */
@@ -70,7 +58,7 @@ final class HttpWire {
   }
 
   /** Copies a chunked body as it is (chunk sizes, extensions and trailers included). */
-  static void copyChunked(InputStream in, OutputStream out) throws IOException {
+  static void copyChunked(HttpInput in, OutputStream out) throws IOException {
     while (true) {
       String sizeLine = readLine(in, false);
       writeLine(out, sizeLine);
@@ -90,7 +78,7 @@ final class HttpWire {
   }
 
   /** Reads a chunked body and returns its decoded content (trailers dropped). */
-  static byte[] readChunked(InputStream in) throws IOException {
+  static byte[] readChunked(HttpInput in) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     while (true) {
       long size = chunkSize(readLine(in, false));
@@ -111,7 +99,7 @@ final class HttpWire {
   }
 
   /** Reads a whole body given its framing; {@code -1} length and not chunked means "until close". */
-  static byte[] readBody(InputStream in, HttpHead head, boolean untilCloseAllowed) throws IOException {
+  static byte[] readBody(HttpInput in, HttpHead head, boolean untilCloseAllowed) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     if (head.isChunked()) {
       return readChunked(in);

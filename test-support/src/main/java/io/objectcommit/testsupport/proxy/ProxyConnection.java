@@ -1,9 +1,7 @@
 package io.objectcommit.testsupport.proxy;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -41,7 +39,7 @@ final class ProxyConnection implements Runnable {
       c.setTcpNoDelay(true);
       Pacer[] pacers = proxy.pacers();
       OutputStream out = new BufferedOutputStream(pacers[0].wrap(c.getOutputStream()), 64 * 1024);
-      InputStream in = new BufferedInputStream(pacers[1].wrap(c.getInputStream()), 64 * 1024);
+      HttpInput in = new HttpInput(pacers[1].wrap(c.getInputStream()), 64 * 1024);
       while (!proxy.isClosed() && serveOne(in, out)) {
         // next request on the same connection
       }
@@ -57,7 +55,7 @@ final class ProxyConnection implements Runnable {
   }
 
   /** Serves one request; false when the connection must be closed afterwards. */
-  private boolean serveOne(InputStream in, OutputStream out) throws IOException {
+  private boolean serveOne(HttpInput in, OutputStream out) throws IOException {
     HttpHead req = HttpWire.readHead(in);
     if (req == null) {
       return false;
@@ -133,7 +131,7 @@ final class ProxyConnection implements Runnable {
     try (Socket up = new Socket()) {
       up.connect(proxy.upstreamAddress(), UPSTREAM_CONNECT_TIMEOUT_MS);
       up.setTcpNoDelay(true);
-      InputStream uin = new BufferedInputStream(up.getInputStream(), 64 * 1024);
+      HttpInput uin = new HttpInput(up.getInputStream(), 64 * 1024);
       OutputStream uout = new BufferedOutputStream(up.getOutputStream(), 64 * 1024);
       req.set("Connection", "close");
       req.remove("Keep-Alive");

@@ -2,6 +2,7 @@ package io.objectcommit.testsupport.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -15,13 +16,17 @@ import org.junit.jupiter.api.Test;
 
 class HttpWireTest {
 
-  private static ByteArrayInputStream in(String s) {
-    return new ByteArrayInputStream(s.getBytes(StandardCharsets.ISO_8859_1));
+  private static HttpInput in(String s) {
+    return in(s, 64 * 1024);
+  }
+
+  private static HttpInput in(String s, int bufferSize) {
+    return new HttpInput(new ByteArrayInputStream(s.getBytes(StandardCharsets.ISO_8859_1)), bufferSize);
   }
 
   @Test
   void readsAHeadAndItsFraming() throws IOException {
-    ByteArrayInputStream in = in("PUT /b/k?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc");
+    HttpInput in = in("PUT /b/k?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc");
     HttpHead h = HttpWire.readHead(in);
     assertEquals("PUT", h.method());
     assertEquals("/b/k?x=1", h.target());
@@ -38,6 +43,28 @@ class HttpWireTest {
     HttpWire.copyChunked(in(chunked + "NEXT"), copy);
     assertEquals(chunked, copy.toString(StandardCharsets.ISO_8859_1));
     assertEquals("hello world", new String(HttpWire.readChunked(in(chunked)), StandardCharsets.US_ASCII));
+  }
+
+  @Test
+  void readsLinesAcrossBufferRefillsThenTheBodyThatFollows() throws IOException {
+    // a 3-byte buffer: every line and the body span several refills; a CR alone is kept, CRLF and LF end lines
+    HttpInput in = in("GET /b/k HTTP/1.1\r\nX-A: a\rb\nX-Long: " + "v".repeat(40) + "\r\n\r\nbody", 3);
+    assertEquals("GET /b/k HTTP/1.1", HttpWire.readLine(in, false));
+    assertEquals("X-A: a\rb", HttpWire.readLine(in, false));
+    assertEquals("X-Long: " + "v".repeat(40), HttpWire.readLine(in, false));
+    assertEquals("", HttpWire.readLine(in, false));
+    byte[] body = new byte[4];
+    assertEquals(4, in.readNBytes(body, 0, 4));
+    assertEquals("body", new String(body, StandardCharsets.ISO_8859_1));
+    assertNull(HttpWire.readLine(in, true), "clean end of stream");
+  }
+
+  @Test
+  void endsInsideALineAndOverlongLinesAreErrors() {
+    assertThrows(EOFException.class, () -> HttpWire.readLine(in("HTTP/1.1 200", 4), true));
+    assertThrows(EOFException.class, () -> HttpWire.readLine(in(""), false));
+    IOException e = assertThrows(IOException.class, () -> HttpWire.readLine(in("x".repeat(70_000) + "\n"), false));
+    assertFalse(e instanceof EOFException, "an overlong line is not an end of stream: " + e);
   }
 
   @Test

@@ -108,11 +108,11 @@ final class HttpInput extends InputStream {
       }
       System.arraycopy(buf, pos, partial, partialLength, take);
       partialLength += take;
-      pos = lf;
       if (lf < end) {
         pos = lf + 1;
         return text(partial, 0, partialLength);
       }
+      pos = end;
     }
   }
 

@@ -48,6 +48,20 @@ public abstract class Payload {
     return new FilePayload(file, offset, length);
   }
 
+  /**
+   * {@code length} bytes read through a new stream from {@code source} at each {@link #open()}: repeatable, like an
+   * array, for bytes a caller hands out through a stream of its own.
+   */
+  public static Payload of(Source source, long length) {
+    return new SourcePayload(source, length);
+  }
+
+  /** Where a {@link SourcePayload} opens its streams. */
+  @FunctionalInterface
+  public interface Source {
+    InputStream open() throws IOException;
+  }
+
   /** A stream; {@code length} -1 if unknown. The store closes it. */
   public static Payload of(InputStream in, long length) {
     return new StreamPayload(in, length);
@@ -130,6 +144,35 @@ public abstract class Payload {
         throw e;
       }
       return new BoundedInputStream(Channels.newInputStream(ch), length);
+    }
+
+    @Override
+    public boolean isRepeatable() {
+      return true;
+    }
+  }
+
+  /** Bytes of known length, each {@link #open()} a new stream from the source. */
+  public static final class SourcePayload extends Payload {
+    private final Source source;
+    private final long length;
+
+    SourcePayload(Source source, long length) {
+      if (length < 0) {
+        throw new IllegalArgumentException("a repeatable source needs its length, not " + length);
+      }
+      this.source = Objects.requireNonNull(source, "source");
+      this.length = length;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public InputStream open() throws IOException {
+      return source.open();
     }
 
     @Override

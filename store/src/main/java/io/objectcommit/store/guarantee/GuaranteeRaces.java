@@ -17,13 +17,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 
 /**
  * The two races of the {@link GuaranteeCheck}: {@link StoreGuarantee#ATOMIC_EXCLUSIVE_CREATE} and
  * {@link StoreGuarantee#ATOMIC_COMPARE_AND_SWAP}. Each round releases {@link #writers} threads at once (a latch,
- * after every writer is ready) against one key; exactly one must win. Keys are under the check's prefix, and every
- * key written is reported to the check's tracker for its cleanup.
+ * after every writer is ready) against one key, their bodies held until every writer's was asked for
+ * ({@link RaceGate}); exactly one must win. Keys are under the check's prefix, and every key written is reported to
+ * the check's tracker for its cleanup.
  */
 final class GuaranteeRaces {
 
@@ -39,6 +41,8 @@ final class GuaranteeRaces {
   private final int writers;
   private final int raceBytes;
   private final Tracker tracker;
+  /** Set once a {@link RaceGate} hold timed out: this check's later rounds hold nothing. */
+  private final AtomicBoolean gateOpened = new AtomicBoolean();
 
   GuaranteeRaces(ObjectStore store, String prefix, int rounds, int casRounds, int writers, int raceBytes,
       Tracker tracker) {
@@ -61,9 +65,9 @@ final class GuaranteeRaces {
     int worst = 1;
     for (int round = 0; round < rounds; round++) {
       String key = prefix + "race-create-" + round;
-      int winners = race(threads, i -> {
+      int winners = race(threads, (i, gate) -> {
         try {
-          return tracker.tracked(key, () -> store.createExclusive(key, racePayload("writer " + i)));
+          return tracker.tracked(key, () -> store.createExclusive(key, gate.body(raceBytes("writer " + i))));
         } catch (FileAlreadyExistsException lost) {
           return null;
         }
@@ -90,14 +94,14 @@ final class GuaranteeRaces {
     String etag = null;
     for (int round = 0; round < casRounds; round++) {
       if (etag == null) {
-        Payload start = racePayload("round " + round);
+        Payload start = Payload.of(raceBytes("round " + round));
         etag = tracker.tracked(key, () -> store.put(key, start, WriteCondition.none())).etag();
       }
       String from = etag;
       int r = round;
-      List<ObjectInfo> won = race(threads, i -> {
+      List<ObjectInfo> won = race(threads, (i, gate) -> {
         try {
-          return store.replaceIfMatch(key, racePayload("round " + r + " writer " + i), from);
+          return store.replaceIfMatch(key, gate.body(raceBytes("round " + r + " writer " + i)), from);
         } catch (ObjectChangedException | FileNotFoundException lost) {
           return null;
         }
@@ -112,22 +116,23 @@ final class GuaranteeRaces {
         + " racing If-Match writes had " + (worst > 1 ? "several winners (up to " + worst + ")" : "no winner"));
   }
 
-  /** One racing write: what was written, or null if refused. */
+  /** One racing write, its body from the round's gate: what was written, or null if refused. */
   interface Attempt {
-    ObjectInfo run(int writer) throws IOException;
+    ObjectInfo run(int writer, RaceGate gate) throws IOException;
   }
 
   /** Runs the writers released at once; returns what the winners wrote. */
   private List<ObjectInfo> race(ExecutorService threads, Attempt attempt) throws IOException {
     CountDownLatch ready = new CountDownLatch(writers);
     CountDownLatch go = new CountDownLatch(1);
+    RaceGate gate = new RaceGate(writers, RaceGate.HOLD_MILLIS, gateOpened);
     List<Future<ObjectInfo>> results = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
       int writer = i;
       Callable<ObjectInfo> c = () -> {
         ready.countDown();
         go.await();
-        return attempt.run(writer);
+        return attempt.run(writer, gate);
       };
       results.add(threads.submit(c));
     }
@@ -152,8 +157,8 @@ final class GuaranteeRaces {
   }
 
   /** A racing writer's body: the text, padded to {@link #raceBytes}. */
-  private Payload racePayload(String s) {
+  private byte[] raceBytes(String s) {
     byte[] text = GuaranteeCheck.payloadBytes(s);
-    return Payload.of(text.length >= raceBytes ? text : Arrays.copyOf(text, raceBytes));
+    return text.length >= raceBytes ? text : Arrays.copyOf(text, raceBytes);
   }
 }

@@ -2,6 +2,7 @@ package io.objectcommit.store.guarantee;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.objectcommit.store.MultipartUpload;
@@ -15,6 +16,8 @@ import io.objectcommit.store.testing.InMemoryObjectStore;
 import io.objectcommit.store.testing.InMemoryRequestCounts;
 import io.objectcommit.testsupport.proxy.S3Operation;
 import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +96,51 @@ class GuaranteeCheckTest {
     assertEquals(Set.of(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE, StoreGuarantee.ATOMIC_COMPARE_AND_SWAP),
         r.failures().keySet(), r.toString());
     assertTrue(r.failures().get(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP).contains("several winners"));
+  }
+
+  @Test
+  void aStoreThatChecksOnTheHeadAndWritesOnceTheBodyIsInLosesEveryRound() throws Exception {
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore likeS3Proxy = new BrokenStore(inner) {
+      @Override
+      public ObjectInfo put(String key, Payload payload, WriteCondition c) throws IOException {
+        if (!c.isConditional() || !key.contains("race-")) {
+          return inner.put(key, payload, c);
+        }
+        Optional<ObjectInfo> now = inner.head(key); // the condition, on the request head
+        boolean ok = c.kind() == WriteCondition.Kind.IF_ABSENT ? now.isEmpty()
+            : now.isPresent() && now.get().etag().equals(c.etag());
+        if (!ok) {
+          return inner.put(key, payload, c); // refused before the body, as the store answers 412
+        }
+        byte[] body;
+        try (InputStream in = payload.open()) { // then the body, then the write, unconditionally
+          body = in.readAllBytes();
+        }
+        return inner.put(key, Payload.of(body), WriteCondition.none());
+      }
+    };
+    GuaranteeReport r = check(likeS3Proxy);
+    // without the held bodies the writers' short requests mostly ran one after another: few rounds lost
+    String rounds = GuaranteeCheck.DEFAULT_ROUNDS + " of " + GuaranteeCheck.DEFAULT_ROUNDS + " rounds";
+    String casRounds = GuaranteeCheck.DEFAULT_CAS_ROUNDS + " of " + GuaranteeCheck.DEFAULT_CAS_ROUNDS + " rounds";
+    assertTrue(r.failures().get(StoreGuarantee.ATOMIC_EXCLUSIVE_CREATE).startsWith(rounds), r.toString());
+    assertTrue(r.failures().get(StoreGuarantee.ATOMIC_COMPARE_AND_SWAP).startsWith(casRounds), r.toString());
+    assertEquals(List.of(), inner.keys(""), "the check deletes what it wrote");
+  }
+
+  @Test
+  void aStoreThatTakesOneWriteAtATimeCostsOneHeldBodyPerCheck() throws Exception {
+    InMemoryObjectStore inner = InMemoryObjectStore.create("b");
+    ObjectStore oneAtATime = new BrokenStore(inner) {
+      @Override
+      public synchronized ObjectInfo put(String key, Payload payload, WriteCondition c) throws IOException {
+        return inner.put(key, payload, c);
+      }
+    };
+    // holding each writer's body for the others would cost 3 holds in each of the 20 rounds: a minute
+    GuaranteeReport r = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> check(oneAtATime));
+    assertEquals(EnumSet.allOf(StoreGuarantee.class), r.held(), r.toString());
   }
 
   @Test

@@ -3,12 +3,15 @@ package io.objectcommit.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,5 +40,24 @@ class PayloadTest {
     }
     assertEquals(0, ((Payload.FilePayload) Payload.of(f)).offset());
     assertThrows(IllegalArgumentException.class, () -> Payload.of(f, -1, 5));
+  }
+
+  @Test
+  void aSourceIsOpenedAgainForEachReadingAndNeedsItsLength() throws IOException {
+    byte[] data = {1, 2, 3};
+    AtomicInteger opened = new AtomicInteger();
+    Payload p = Payload.of(() -> {
+      opened.incrementAndGet();
+      return new ByteArrayInputStream(data);
+    }, data.length);
+    assertTrue(p.isRepeatable());
+    assertEquals(3, p.length());
+    for (int round = 0; round < 2; round++) {
+      try (InputStream in = p.open()) {
+        assertArrayEquals(data, in.readAllBytes());
+      }
+    }
+    assertEquals(2, opened.get());
+    assertThrows(IllegalArgumentException.class, () -> Payload.of(() -> new ByteArrayInputStream(data), -1));
   }
 }

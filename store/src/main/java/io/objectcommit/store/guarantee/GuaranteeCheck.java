@@ -49,13 +49,13 @@ public final class GuaranteeCheck {
 
   private static final Logger LOG = LoggerFactory.getLogger(GuaranteeCheck.class);
   /**
-   * Rounds of the exclusive-create race: see docs/stores.md ("How many rounds") for the measurements behind it
-   * (S3Mock 5.2.0 lets several writers win in 46-70% of rounds: 12 rounds miss it with a chance under 1e-3).
+   * Rounds of the exclusive-create race: enough for the stores seen losing it (docs/stores.md, "How many rounds",
+   * has the measurements behind it).
    */
   public static final int DEFAULT_ROUNDS = 12;
   /**
-   * Rounds of the compare-and-swap race (S3Proxy 4.1.0 lets several win in 76-100% of rounds: 8 rounds miss it
-   * with a chance under 1e-4; the rarer losses of S3Mock and moto are not what this bound is for, docs/stores.md).
+   * Rounds of the compare-and-swap race: a store that checks {@code If-Match} on the request head loses every round
+   * ({@link RaceGate}); rarer losses are what the further rounds are for (docs/stores.md, "How many rounds").
    */
   public static final int DEFAULT_CAS_ROUNDS = 8;
   /** Racing writers per round. */

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.fs.PathIOException;
 import org.junit.jupiter.api.Test;
@@ -81,9 +80,7 @@ class GuaranteeCheckTest {
       @Override
       public ObjectInfo put(String key, Payload payload, WriteCondition c) throws IOException {
         if (c.isConditional() && key.contains("race-")) { // checks first, writes later: every racer passes
-          Optional<ObjectInfo> now = inner.head(key);
-          boolean ok = c.kind() == WriteCondition.Kind.IF_ABSENT ? now.isEmpty()
-              : now.isPresent() && now.get().etag().equals(c.etag());
+          boolean ok = passesNow(inner, key, c);
           sleep(30);
           if (ok) {
             return inner.put(key, payload, WriteCondition.none());
@@ -107,10 +104,7 @@ class GuaranteeCheckTest {
         if (!c.isConditional() || !key.contains("race-")) {
           return inner.put(key, payload, c);
         }
-        Optional<ObjectInfo> now = inner.head(key); // the condition, on the request head
-        boolean ok = c.kind() == WriteCondition.Kind.IF_ABSENT ? now.isEmpty()
-            : now.isPresent() && now.get().etag().equals(c.etag());
-        if (!ok) {
+        if (!passesNow(inner, key, c)) { // the condition, on the request head
           return inner.put(key, payload, c); // refused before the body, as the store answers 412
         }
         byte[] body;

@@ -56,7 +56,7 @@ public abstract class Payload {
     return new SourcePayload(source, length);
   }
 
-  /** Where a {@link SourcePayload} opens its streams. */
+  /** Where a payload of {@link #of(Source, long)} opens its streams. */
   @FunctionalInterface
   public interface Source {
     InputStream open() throws IOException;
@@ -153,7 +153,7 @@ public abstract class Payload {
   }
 
   /** Bytes of known length, each {@link #open()} a new stream from the source. */
-  public static final class SourcePayload extends Payload {
+  private static final class SourcePayload extends Payload {
     private final Source source;
     private final long length;
 

@@ -125,7 +125,7 @@ final class GuaranteeRaces {
   private List<ObjectInfo> race(ExecutorService threads, Attempt attempt) throws IOException {
     CountDownLatch ready = new CountDownLatch(writers);
     CountDownLatch go = new CountDownLatch(1);
-    RaceGate gate = new RaceGate(writers, RaceGate.HOLD_MILLIS, gateOpened);
+    RaceGate gate = new RaceGate(writers, gateOpened);
     List<Future<ObjectInfo>> results = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
       int writer = i;

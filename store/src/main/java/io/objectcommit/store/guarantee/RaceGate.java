@@ -30,7 +30,6 @@ final class RaceGate {
   static final long HOLD_MILLIS = 1_000;
 
   private final int writers;
-  private final long holdMillis;
   private final AtomicBoolean opened;
   private final Map<Integer, CountDownLatch> readings = new ConcurrentHashMap<>();
 
@@ -38,9 +37,8 @@ final class RaceGate {
    * @param writers the round's writers, each given one {@link #body}
    * @param opened shared by the rounds of one check: set once a hold timed out, after which nothing is held
    */
-  RaceGate(int writers, long holdMillis, AtomicBoolean opened) {
+  RaceGate(int writers, AtomicBoolean opened) {
     this.writers = writers;
-    this.holdMillis = holdMillis;
     this.opened = opened;
   }
 
@@ -57,7 +55,7 @@ final class RaceGate {
     CountDownLatch all = readings.computeIfAbsent(reading, k -> new CountDownLatch(writers));
     all.countDown();
     try {
-      if (!all.await(holdMillis, TimeUnit.MILLISECONDS)) {
+      if (!all.await(HOLD_MILLIS, TimeUnit.MILLISECONDS)) {
         opened.set(true);
       }
     } catch (InterruptedException e) {
